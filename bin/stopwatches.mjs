@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Entry point of `npx stopwatches`: runs the TypeScript CLI through tsx,
+// so the published sources are what runs (no separate compile step).
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli.ts');
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,44 @@
+/**
+ * The common input of every metric definition: what a benchmark client saw of
+ * one request. The simulator's results, and every importer of a real tool's
+ * result file, are converted to this shape.
+ *
+ * All times are seconds on one clock. A field the source cannot provide is
+ * `null` (never 0): definitions that need it say so instead of guessing.
+ */
+export interface RequestRecord {
+  /** When the client's schedule said the request should leave (open/capped clients); null if the file has no schedule. */
+  dueT: number | null;
+  /** When the request left the client (after any client-side semaphore). */
+  sendT: number;
+  /** Arrival of each streamed chunk that carried output, in order; null if the source kept no chunk times. */
+  chunkTimes: number[] | null;
+  /** Output tokens carried by each chunk (same length as chunkTimes); null when unknown (assume the server's count is spread evenly). */
+  chunkTokens: number[] | null;
+  /** When the first output chunk arrived; null if none arrived. */
+  firstT: number | null;
+  /** When the response completed. */
+  finishT: number;
+  /** Prompt tokens, as the server counted them. */
+  inputTokens: number;
+  /** Output tokens, as the server counted them (usage field); null if unknown. */
+  outputTokens: number | null;
+  /** Did the request succeed? Failed requests are excluded by every tool we model. */
+  ok: boolean;
+  /** Times the server preempted and recomputed this request (simulator only; null elsewhere). */
+  preemptions: number | null;
+}
+
+/** A whole benchmark run: the records plus what the client knew about the run. */
+export interface BenchmarkRun {
+  records: RequestRecord[];
+  /** Where the records came from: `simulator`, `vllm-bench-serve`, … */
+  source: string;
+  /** Client-side concurrency cap, if the run had one. */
+  maxConcurrency: number | null;
+  /** Target request rate (req/s), if the run had one; Infinity for "all at once". */
+  requestRate: number | null;
+  /** Run start and end on the records' clock (the tools' benchmark duration). */
+  startT: number;
+  endT: number;
+}

@@ -1,0 +1,82 @@
+/**
+ * The contract between experiments, the runner and the site.
+ * An experiment is pure computation: config + seeded randomness in, JSON data
+ * and numbers out. Figures are cheap pure functions of that data.
+ */
+import type { PlotOptions } from '@observablehq/plot';
+
+/** One published number. Ids are dotted paths whose last part names the unit: `first-wave.p99.all_ms`. */
+export interface NumberValue {
+  value: number;
+  /** Unit as shown to readers: `ms`, `s`, `tok/s`, `req/s`, `%`, `×`, `tokens`, `` (dimensionless count). */
+  unit: string;
+  /** Sample size the value was computed from (requests, gaps, runs, seeds); null when not a sample statistic. */
+  n: number | null;
+  /** Interval for percentiles (order-statistic bounds) and shares (Wilson); null otherwise. */
+  interval: [number, number] | null;
+  /** Confidence level of `interval`, e.g. 0.95. */
+  level?: number;
+  /** What the interval is, e.g. `order-statistic 95%`, `Wilson 95%`, `min–max over 3 seeds`. */
+  intervalKind?: string;
+}
+
+/** Numbers as an experiment returns them (ids without the experiment prefix). */
+export type Numbers = Record<string, NumberValue>;
+
+/** numbers.json: flat, sorted by id; `experiment` added by the runner. */
+export type NumbersFile = Record<string, NumberValue & { experiment: string }>;
+
+/** The clauses printed under every number and figure (EXPERIMENTS.md §17). */
+export interface Clauses {
+  arrivals: string;
+  clock: string;
+  window: string;
+  definitions: string;
+  tokens: string;
+  prompts: string;
+  speculation?: string;
+  quality?: string;
+  versions?: string;
+}
+
+export interface FigureSpec {
+  /** Short title, shown above the figure. */
+  title: string;
+  /** One or two sentences under the figure. */
+  caption: string;
+  /** Accessible description of what the figure shows (for screen readers). */
+  alt: string;
+  /** Plot options without `document` (the renderer adds it). Width/height fixed for stable snapshots. */
+  plot: Omit<PlotOptions, 'document'>;
+}
+
+/** A unit of work the pool runs on its own: one seed, one sweep point. */
+export interface JobSpec<P = unknown> {
+  /** Unique within the experiment; also names the job in progress lines and timeouts. */
+  id: string;
+  params: P;
+}
+
+export interface JobContext {
+  /** Seeded generator for this job; derived from the job's params.seed when present. */
+  rng: import('../rng/index.ts').Rng;
+  /** Report progress: units done of total, and simulated requests done so far. */
+  progress(done: number, total: number, requests?: number): void;
+}
+
+export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
+  id: string;
+  title: string;
+  /** Canonical JSON config: hashed into the cache key. */
+  config: C;
+  /** Files read by the experiment (relative to the project root): hashed into the key. */
+  inputs?: string[];
+  /** Independent jobs; default: a single job `all` with params {}. */
+  jobs?(config: C): JobSpec<P>[];
+  /** Pure: no I/O except declared inputs, no clock, no globals. Returns JSON-serializable data. */
+  runJob(config: C, params: P, ctx: JobContext): J | Promise<J>;
+  /** Merges the jobs' results (in job order) into the experiment's data and numbers. */
+  combine(config: C, results: J[]): { data: D; numbers: Numbers };
+  figures?: Record<string, (data: D) => FigureSpec>;
+  clauses: Clauses;
+}
