@@ -1,0 +1,170 @@
+/**
+ * The percentile methods the seven tools use, each a small named function.
+ * All take `p` as a fraction in [0, 1] (0.99 for p99) and never mutate their
+ * input. `sortAsc` makes one sorted Float64Array copy; pass `{sorted: true}`
+ * when the caller already sorted, so a run of 160,000 values is sorted once.
+ */
+
+export type Numbers = ArrayLike<number>;
+
+/** Ascending sorted copy as a Float64Array (typed-array sort: numeric, fast). */
+export function sortAsc(values: Numbers): Float64Array {
+  const out = Float64Array.from(values as ArrayLike<number>);
+  out.sort();
+  return out;
+}
+
+function checkP(p: number): void {
+  if (!(p >= 0 && p <= 1)) throw new RangeError(`invalid quantile: ${p} (a fraction in [0, 1] is required)`);
+}
+
+function prepared(values: Numbers, sorted: boolean): Float64Array | ArrayLike<number> {
+  return sorted ? values : sortAsc(values);
+}
+
+/**
+ * numpy's default `np.percentile(x, 100·p)` ("linear", Hyndman–Fan type 7):
+ * index h = p·(n−1), interpolate between the neighbours. Used by vLLM bench
+ * serve, SGLang and InferenceX (`np.percentile`), AIPerf
+ * (`metric_result_from_array`, same formula) and LLMPerf (`pandas.Series.quantile`,
+ * whose default is the same linear rule). Returns NaN for an empty sample.
+ */
+export function linearPercentile(values: Numbers, p: number, opts: { sorted?: boolean } = {}): number {
+  checkP(p);
+  const n = values.length;
+  if (n === 0) return NaN;
+  const x = prepared(values, opts.sorted ?? false);
+  const h = p * (n - 1);
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, n - 1);
+  const frac = h - lo;
+  // numpy's _lerp: a + (b−a)·t, switched to b − (b−a)·(1−t) for t ≥ 0.5
+  const a = x[lo];
+  const b = x[hi];
+  const diff = b - a;
+  return frac >= 0.5 ? b - diff * (1 - frac) : a + diff * frac;
+}
+
+/** pandas `Series.quantile(q)` default: the same linear rule as numpy (LLMPerf's summaries). */
+export const pandasQuantile = linearPercentile;
+
+/**
+ * `np.percentile(x, 100·p, method="nearest")`: index round(p·(n−1)) with
+ * numpy's round-half-to-even. AIPerf's `adj_*` metrics use it (after
+ * appending +inf per failed request).
+ */
+export function nearestPercentile(values: Numbers, p: number, opts: { sorted?: boolean } = {}): number {
+  checkP(p);
+  const n = values.length;
+  if (n === 0) return NaN;
+  const x = prepared(values, opts.sorted ?? false);
+  const h = p * (n - 1);
+  let i = Math.round(h);
+  if (Math.abs(h - Math.trunc(h)) === 0.5 && i % 2 === 1) i -= 1; // half to even
+  return x[Math.min(Math.max(i, 0), n - 1)];
+}
+
+/**
+ * MLPerf LoadGen (`results.cc`): sort ascending and take `sorted[(size_t)(n·p)]`,
+ * 0-based index ⌊n·p⌋ without interpolation (clamped to the last element).
+ */
+export function mlperfPercentile(values: Numbers, p: number, opts: { sorted?: boolean } = {}): number {
+  checkP(p);
+  const n = values.length;
+  if (n === 0) return NaN;
+  const x = prepared(values, opts.sorted ?? false);
+  return x[Math.min(Math.floor(n * p), n - 1)];
+}
+
+/**
+ * GuideLLM (`schemas/statistics.py`, snapshot ee7a7745): duplicate values
+ * merged, weights normalised to a PDF, percentile = the smallest value whose
+ * cumulative weight is ≥ q (`np.searchsorted(cumsum(p), q, side="left")`):
+ * a weighted inverse CDF with no interpolation. Unweighted data is weight 1
+ * each (rank ⌈q·n⌉, up to float rounding of the running sum, which this
+ * function reproduces by summing normalised weights in order as numpy does).
+ */
+export function weightedPercentile(values: Numbers, p: number, weights?: Numbers): number {
+  checkP(p);
+  const n = values.length;
+  if (n === 0) return NaN;
+  if (weights && weights.length !== n) throw new RangeError(`weights length ${weights.length} ≠ values length ${n}`);
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  idx.sort((a, b) => values[a] - values[b]);
+  // merge duplicates, summing their weights
+  const v: number[] = [];
+  const w: number[] = [];
+  let total = 0;
+  for (let k = 0; k < n; k++) {
+    const i = idx[k];
+    const wi = weights ? weights[i] : 1;
+    total += wi;
+    if (v.length > 0 && v[v.length - 1] === values[i]) w[w.length - 1] += wi;
+    else {
+      v.push(values[i]);
+      w.push(wi);
+    }
+  }
+  if (!(total > 0)) return NaN;
+  let cum = 0;
+  for (let k = 0; k < v.length; k++) {
+    cum += w[k] / total;
+    if (cum >= p) return v[k];
+  }
+  return v[v.length - 1];
+}
+
+/** Weighted mean Σ w·v / Σ w (GuideLLM's token-weighted means). */
+export function weightedMean(values: Numbers, weights: Numbers): number {
+  let sw = 0;
+  let swv = 0;
+  for (let i = 0; i < values.length; i++) {
+    sw += weights[i];
+    swv += weights[i] * values[i];
+  }
+  return sw > 0 ? swv / sw : NaN;
+}
+
+/** Arithmetic mean; NaN for an empty sample. */
+export function mean(values: Numbers): number {
+  const n = values.length;
+  if (n === 0) return NaN;
+  let s = 0;
+  for (let i = 0; i < n; i++) s += values[i];
+  return s / n;
+}
+
+/** Standard deviation with `ddof` (0: numpy's `np.std`, the population form; 1: pandas' sample form). */
+export function std(values: Numbers, ddof: 0 | 1 = 0): number {
+  const n = values.length;
+  if (n - ddof <= 0) return NaN;
+  const m = mean(values);
+  let s = 0;
+  for (let i = 0; i < n; i++) s += (values[i] - m) * (values[i] - m);
+  return Math.sqrt(s / (n - ddof));
+}
+
+/** Median by numpy's rule (linear at p = 0.5). */
+export function median(values: Numbers, opts: { sorted?: boolean } = {}): number {
+  return linearPercentile(values, 0.5, opts);
+}
+
+export type PercentileMethod = 'numpy-linear' | 'pandas-linear' | 'numpy-nearest' | 'mlperf-floor' | 'guidellm-weighted';
+
+/** The method by name (for tables and the CLI). */
+export function percentileBy(method: PercentileMethod, values: Numbers, p: number, opts: { sorted?: boolean } = {}): number {
+  switch (method) {
+    case 'numpy-linear':
+    case 'pandas-linear':
+      return linearPercentile(values, p, opts);
+    case 'numpy-nearest':
+      return nearestPercentile(values, p, opts);
+    case 'mlperf-floor':
+      return mlperfPercentile(values, p, opts);
+    case 'guidellm-weighted':
+      return weightedPercentile(values, p);
+    default:
+      throw new RangeError(`invalid percentile method: ${String(method)}`);
+  }
+}
