@@ -27,6 +27,12 @@ export interface RequestRecord {
   ok: boolean;
   /** Times the server preempted and recomputed this request (simulator only; null elsewhere). */
   preemptions: number | null;
+  /**
+   * Output length the client asked for (max_tokens), when known. Optional
+   * (added by the metrics issue): SGLang falls back to it when the server
+   * sends no usage; absent or null means unknown.
+   */
+  requestedOutputTokens?: number | null;
 }
 
 /** A whole benchmark run: the records plus what the client knew about the run. */
