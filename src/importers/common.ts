@@ -1,0 +1,198 @@
+/**
+ * Small readers shared by the importers. Every problem becomes one UserError
+ * line naming the file, the field (with its record index) and the problem:
+ * `run.json: ttfts[3] = 40000 s is implausible …`.
+ */
+import { UserError } from '../errors.ts';
+import type { Reported } from './types.ts';
+
+/**
+ * No single request of an LLM benchmark takes an hour: a per-request time
+ * above this, in a field documented in seconds, is almost surely another unit
+ * (milliseconds written where seconds are expected, or nanoseconds).
+ */
+export const MAX_PLAUSIBLE_REQUEST_S = 3600;
+
+/** Relative slack when comparing a tool's derived numbers (float noise, rounding in the file). */
+export const CONSISTENCY_TOLERANCE = 1e-6;
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+export function fail(file: string, problem: string): never {
+  throw new UserError(`${file}: ${problem}`);
+}
+
+/** JSON.parse with a one-line error that says where the text stopped making sense. */
+export function parseJson(file: string, text: string, what = 'JSON'): Json {
+  try {
+    return JSON.parse(text) as Json;
+  } catch (err) {
+    const msg = (err as Error).message.split('\n')[0];
+    const truncated = /end of (JSON )?input|Unterminated/i.test(msg);
+    fail(file, `invalid ${what}${truncated ? ' (truncated?)' : ''}: ${msg}`);
+  }
+}
+
+/** Non-empty lines of a JSON-lines file, each parsed; errors name the line. */
+export function parseJsonLines(file: string, text: string): { line: number; value: Json }[] {
+  const out: { line: number; value: Json }[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i].trim();
+    if (s === '') continue;
+    out.push({ line: i + 1, value: parseJson(file, s, `JSON on line ${i + 1}`) });
+  }
+  if (out.length === 0) fail(file, 'is empty');
+  return out;
+}
+
+/** A whole JSON document, or JSON lines when the whole does not parse but the first line does. */
+export function parseJsonOrLines(file: string, text: string): Json[] {
+  try {
+    return [JSON.parse(text) as Json];
+  } catch {
+    const first = text.split(/\r?\n/).find((l) => l.trim() !== '');
+    if (first !== undefined) {
+      try {
+        JSON.parse(first);
+        return parseJsonLines(file, text).map((l) => l.value);
+      } catch {
+        /* fall through to the whole-file error */
+      }
+    }
+    return [parseJson(file, text)];
+  }
+}
+
+export function isObject(v: Json | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function typeName(v: Json | undefined): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return `a ${typeof v}`;
+}
+
+/** Field accessors that fail with the field's path. */
+export class Reader {
+  constructor(readonly file: string) {}
+
+  fail(problem: string): never {
+    fail(this.file, problem);
+  }
+
+  object(v: Json | undefined, where: string): JsonObject {
+    if (!isObject(v)) this.fail(`${where} should be an object, found ${typeName(v)}`);
+    return v;
+  }
+
+  array(v: Json | undefined, where: string): Json[] {
+    if (!Array.isArray(v)) this.fail(`${where} should be a list, found ${typeName(v)}`);
+    return v;
+  }
+
+  number(v: Json | undefined, where: string): number {
+    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`${where} should be a number, found ${typeName(v)}${typeof v === 'string' ? ` "${v}"` : ''}`);
+    return v;
+  }
+
+  optNumber(v: Json | undefined, where: string): number | null {
+    return v === undefined || v === null ? null : this.number(v, where);
+  }
+
+  /** A count (tokens, requests): an integer ≥ 0. */
+  count(v: Json | undefined, where: string): number {
+    const n = this.number(v, where);
+    if (n < 0 || !Number.isInteger(n)) this.fail(`${where} = ${n}; a count must be a whole number ≥ 0`);
+    return n;
+  }
+
+  /**
+   * A per-request duration in seconds: finite, ≥ 0 and below an hour.
+   * `unitHint` names the unit the field is documented in, for the message.
+   */
+  duration(v: Json | undefined, where: string, unitHint = 'seconds'): number {
+    const s = this.number(v, where);
+    if (s < 0) this.fail(`${where} = ${s} is negative; times must be ≥ 0`);
+    if (s > MAX_PLAUSIBLE_REQUEST_S) {
+      this.fail(
+        `${where} = ${v} ${unitHint === 'seconds' ? 's' : unitHint} is implausible for one request (over an hour): ` +
+          `the field is documented in ${unitHint}; was it written in another unit (e.g. milliseconds)?`,
+      );
+    }
+    return s;
+  }
+
+  /** A list of numbers of a given length (index-aligned per-request arrays). */
+  alignedArray(obj: JsonObject, key: string, n: number): Json[] | null {
+    const v = obj[key];
+    if (v === undefined || v === null) return null;
+    const a = this.array(v, key);
+    if (a.length !== n) this.fail(`${key} has ${a.length} entries but the file describes ${n} requests`);
+    return a;
+  }
+}
+
+/** Pick one run from a file that holds several; errors say how to choose. */
+export function pickEntry<T>(file: string, entries: T[], entry: number | undefined, what: string): T {
+  if (entry !== undefined) {
+    if (!Number.isInteger(entry) || entry < 0 || entry >= entries.length) {
+      fail(file, `--entry ${entry} is out of range: the file holds ${entries.length} ${what} (0…${entries.length - 1})`);
+    }
+    return entries[entry];
+  }
+  if (entries.length !== 1) {
+    fail(file, `holds ${entries.length} ${what}; choose one with --entry 0…${entries.length - 1}`);
+  }
+  return entries[0];
+}
+
+/** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
+export function chunkTimesFromGaps(firstT: number, gaps: number[]): number[] {
+  const out = [firstT];
+  let t = firstT;
+  for (const g of gaps) {
+    t += g;
+    out.push(t);
+  }
+  return out;
+}
+
+/** Copy the numeric top-level fields of a tool's summary whose name matches, converting units. */
+export function collectReported(
+  obj: JsonObject,
+  pick: (key: string) => { scale: number; unit: string } | null,
+): Record<string, Reported> {
+  const out: Record<string, Reported> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    const how = pick(k);
+    if (how) out[k] = { value: v * how.scale, unit: how.unit };
+  }
+  return out;
+}
+
+/** Unit of a vLLM/SGLang summary key (`mean_ttft_ms` → seconds, `request_throughput` → 1/s …). */
+export function summaryKeyUnit(key: string): { scale: number; unit: string } | null {
+  if (/_ms$/.test(key)) return { scale: 1e-3, unit: 's' };
+  if (key === 'duration') return { scale: 1, unit: 's' };
+  if (/^(request_throughput|request_goodput)$/.test(key)) return { scale: 1, unit: '1/s' };
+  if (/throughput|tokens_per_s|_per_s$/.test(key)) return { scale: 1, unit: 'tokens/s' };
+  if (/^(completed|failed|max_concurrent_requests)$/.test(key)) return { scale: 1, unit: 'requests' };
+  if (/^total_.*tokens/.test(key)) return { scale: 1, unit: 'tokens' };
+  if (key === 'concurrency') return { scale: 1, unit: 'requests' };
+  return null;
+}
+
+/** Parse the request-rate field the Python tools write: a number, or "inf". */
+export function parseRate(r: Reader, v: Json | undefined, where: string): number | null {
+  if (v === undefined || v === null) return null;
+  if (v === 'inf' || v === 'Infinity' || v === 'infinity') return Infinity;
+  if (typeof v === 'string' && Number.isFinite(Number(v))) return Number(v);
+  const n = r.number(v, where);
+  if (n <= 0) r.fail(`${where} = ${n}; a request rate must be > 0 (or "inf")`);
+  return n;
+}
