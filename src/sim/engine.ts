@@ -492,7 +492,7 @@ export function runEngine(cfg: ServerConfig, workload: Workload, client: ClientS
   const trace = opts.recordSteps ? new TraceBuilder() : null;
   const onStep = opts.onStep ?? null;
   const view: StepView = {
-    step: 0, t: 0, dt: 0, decodes: 0, prefillTokens: 0, tokens: 0,
+    step: 0, t: 0, dt: 0, served: 0, decodes: 0, prefillTokens: 0, tokens: 0,
     running: 0, waiting: 0, usedBlocks: 0, finished: 0, done: 0,
   };
   const scheduledClient = e.kind !== CLOSED;
@@ -514,7 +514,8 @@ export function runEngine(cfg: ServerConfig, workload: Workload, client: ClientS
       );
     }
 
-    if (e.schedule() === 0) {
+    const served = e.schedule();
+    if (served === 0) {
       throw new SimulationError(
         `no request could be scheduled at t=${e.t}s: the KV pool (${e.totalBlocks} blocks of ${e.bs} tokens) ` +
           `cannot hold the next request's tokens; enlarge kvCapacityTokens`,
@@ -546,6 +547,7 @@ export function runEngine(cfg: ServerConfig, workload: Workload, client: ClientS
       view.step = e.steps - 1;
       view.t = t;
       view.dt = dt;
+      view.served = served;
       view.decodes = e.nDec;
       view.prefillTokens = e.nTok - e.nDec;
       view.tokens = e.nLogits;

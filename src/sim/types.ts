@@ -84,6 +84,8 @@ export interface StepView {
   t: number;
   /** Duration of the step, s (its end is t + dt). */
   dt: number;
+  /** Requests served this step (running ones reached before the budget ran out, plus admissions): the step's request-steps. */
+  served: number;
   /** Requests that computed exactly one token on top of a non-empty context. */
   decodes: number;
   /** Tokens computed this step other than those decodes (prefill and recompute chunks). */
