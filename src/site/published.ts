@@ -1,0 +1,184 @@
+/**
+ * The values the original article published, and ONLY here: a reference to
+ * compare against on the reproduction page, never a constant in the code and
+ * never typed into prose. Transcribed from ../shared/paper/EXPERIMENTS.md.
+ *
+ * Each entry names the id of OUR number in numbers.json (dotted path, unit in
+ * the last part), the published value in the unit of our number, where the
+ * article prints it, and optionally why ours may differ. An id missing from
+ * numbers.json shows as "not yet reproduced".
+ *
+ * To add one: append an entry; keep `unit` equal to the unit our experiment
+ * reports (convert the published value if needed, e.g. 1.14 s → 1140 ms).
+ */
+export interface Published {
+  /** Id of our number in numbers.json. */
+  id: string;
+  /** The article's value, in `unit`. */
+  published: number;
+  unit: string;
+  /** Where the article prints it: section, figure or table. */
+  where: string;
+  /** Why ours may differ (shown in the 'why' column). */
+  note?: string;
+}
+
+const SEED_TAIL = 'single-seed tail: random draws differ from the article’s';
+
+export const PUBLISHED: Published[] = [
+  // ---- §0 the simulated server (sanity checks of the step-time model)
+  { id: 'server.decode_batch1_ms', published: 6.3, unit: 'ms', where: 'The instrument; Appendix' },
+  { id: 'server.decode_batch1_toks', published: 158, unit: 'tok/s', where: 'The instrument; Appendix' },
+  { id: 'server.prefill_1024_ms', published: 20.6, unit: 'ms', where: 'The instrument; Appendix' },
+  { id: 'server.prefill_8x1024_ms', published: 158, unit: 'ms', where: 'The instrument; Appendix' },
+  { id: 'server.prefill_rate_toks', published: 52000, unit: 'tok/s', where: 'The instrument; Appendix' },
+
+  // ---- §1 definitions (Figure 1)
+  { id: 'definitions.speed.min_toks', published: 53.2, unit: 'tok/s', where: 'Figure 1' },
+  { id: 'definitions.speed.max_toks', published: 105.5, unit: 'tok/s', where: 'Figure 1' },
+  { id: 'definitions.itl.median_ms', published: 9.5, unit: 'ms', where: 'Where the clock starts' },
+  { id: 'definitions.tpot.mean_ms', published: 17.4, unit: 'ms', where: 'Where the clock starts' },
+  { id: 'definitions.gaps.prefill_pct', published: 100 / 17, unit: '%', where: 'Where the clock starts', note: 'published as “about one gap in seventeen”' },
+  { id: 'definitions.gaps.over100_pct', published: 5.9, unit: '%', where: 'Where the clock starts' },
+  { id: 'definitions.llmperf.extra_tokens_pct', published: 18, unit: '%', where: 'Where the clock starts', note: 'depends on the English corpus; ours is not the article’s' },
+
+  // ---- §2 first wave (Figure 2)
+  { id: 'first-wave.p99.all_ms', published: 1105, unit: 'ms', where: 'Figure 2' },
+  { id: 'first-wave.p99.after_ms', published: 53, unit: 'ms', where: 'Figure 2', note: SEED_TAIL },
+  { id: 'first-wave.median.all_ms', published: 20, unit: 'ms', where: 'The first wave' },
+  { id: 'first-wave.wave.predicted_ms', published: 1140, unit: 'ms', where: 'The first wave', note: 'formula N·mean_isl/prefill_rate' },
+  { id: 'first-wave.c16.p99.all_ms', published: 284, unit: 'ms', where: 'The first wave' },
+  { id: 'first-wave.c16.p99.after_ms', published: 37, unit: 'ms', where: 'The first wave', note: SEED_TAIL },
+  { id: 'first-wave.c256.p99.all_ms', published: 4265, unit: 'ms', where: 'The first wave' },
+  { id: 'first-wave.c256.p99.after_ms', published: 105, unit: 'ms', where: 'The first wave', note: SEED_TAIL },
+  { id: 'first-wave.x50.p99.all_ms', published: 631, unit: 'ms', where: 'The first wave' },
+
+  // ---- §3 mean TTFT by request count (Figure 3)
+  { id: 'ttft-by-count.x3.mean.c25_ms', published: 207, unit: 'ms', where: 'Figure 3' },
+  { id: 'ttft-by-count.x3.mean.c200_ms', published: 790, unit: 'ms', where: 'Figure 3' },
+  { id: 'ttft-by-count.steady.mean.min_ms', published: 149, unit: 'ms', where: 'Figure 3' },
+  { id: 'ttft-by-count.steady.mean.max_ms', published: 170, unit: 'ms', where: 'Figure 3' },
+  { id: 'ttft-by-count.x2.mean.c200_ms', published: 1106, unit: 'ms', where: 'The first wave' },
+  { id: 'ttft-by-count.x2.median.c200_ms', published: 317, unit: 'ms', where: 'The first wave' },
+  { id: 'ttft-by-count.x3.median.c200_ms', published: 158, unit: 'ms', where: 'The first wave' },
+  { id: 'ttft-by-count.x30.excess.c200_pct', published: 39, unit: '%', where: 'Figure 3' },
+
+  // ---- §4 all at once
+  { id: 'all-at-once.ttft.median_s', published: 12.9, unit: 's', where: 'The first wave' },
+  { id: 'all-at-once.ttft.p99_s', published: 25.1, unit: 's', where: 'The first wave' },
+  { id: 'all-at-once.preemptions_n', published: 47, unit: '', where: 'The first wave' },
+
+  // ---- §5 timeline and echo (Figure 4)
+  { id: 'timeline.x10.deficit_pct', published: 3, unit: '%', where: 'Figure 4' },
+  { id: 'timeline.x1.deficit_pct', published: 9.5, unit: '%', where: 'Figure 4' },
+  { id: 'timeline.echo.period_s', published: 10, unit: 's', where: 'Figure 4' },
+
+  // ---- §6 metronome (Figure 5)
+  { id: 'metronome.fixed.median_ms', published: 140, unit: 'ms', where: 'Figure 5' },
+  { id: 'metronome.fixed.p99_ms', published: 316, unit: 'ms', where: 'Figure 5' },
+  { id: 'metronome.fixed.cohort.mean_n', published: 6.7, unit: '', where: 'Figure 5' },
+  { id: 'metronome.fixed.cohort.max_n', published: 8, unit: '', where: 'Figure 5' },
+  { id: 'metronome.ranged.median_ms', published: 20.1, unit: 'ms', where: 'Figure 5' },
+  { id: 'metronome.ranged.p99_ms', published: 40.2, unit: 'ms', where: 'Figure 5' },
+
+  // ---- §7 open vs closed (Figure 6)
+  { id: 'open-closed.c64.rate_reqs', published: 6.29, unit: 'req/s', where: 'Figure 6' },
+  { id: 'open-closed.c64.closed.p99_ms', published: 53.3, unit: 'ms', where: 'Figure 6', note: SEED_TAIL },
+  { id: 'open-closed.c64.open.p99_ms', published: 51.5, unit: 'ms', where: 'Figure 6', note: SEED_TAIL },
+  { id: 'open-closed.c64.e2e.mean_s', published: 10.172, unit: 's', where: 'Two checks anyone can run' },
+  { id: 'open-closed.c64.little_n', published: 64.0, unit: '', where: 'Two checks anyone can run' },
+  { id: 'open-closed.c64.open.inflight_n', published: 65.5, unit: '', where: 'Open and closed' },
+  { id: 'open-closed.c64.open.predicted_n', published: 64.9, unit: '', where: 'Open and closed' },
+  { id: 'open-closed.c192.closed.p99_ms', published: 61.6, unit: 'ms', where: 'Figure 6', note: SEED_TAIL },
+  { id: 'open-closed.c192.open.p99_ms', published: 74.0, unit: 'ms', where: 'Figure 6', note: SEED_TAIL },
+  { id: 'open-closed.c8.closed.p99_ms', published: 20.8, unit: 'ms', where: 'Figure 6' },
+  { id: 'open-closed.c8.open.p99_ms', published: 37.2, unit: 'ms', where: 'Figure 6', note: SEED_TAIL },
+  { id: 'open-closed.c256.rate_reqs', published: 11.6, unit: 'req/s', where: 'Figure 6' },
+  { id: 'open-closed.c256.throughput_toks', published: 10694, unit: 'tok/s', where: 'Open and closed' },
+  { id: 'open-closed.c256.closed.p99_ms', published: 79, unit: 'ms', where: 'Figure 6', note: SEED_TAIL },
+  { id: 'open-closed.c320.rate_reqs', published: 10.98, unit: 'req/s', where: 'Open and closed' },
+  { id: 'open-closed.c320.preemptions_n', published: 1872, unit: '', where: 'Open and closed', note: 'a collapse count: very sensitive to the seed' },
+  { id: 'open-closed.c320.p99_s', published: 10.9, unit: 's', where: 'Open and closed' },
+  { id: 'open-closed.peak.open.collapsed_n', published: 5, unit: '', where: 'Open and closed', note: 'out of fifteen seeds: a coin with few tosses' },
+
+  // ---- §8 the cliff (Figure 7): share of runs with p99 TTFT above one second
+  { id: 'cliff.l90.collapsed_pct', published: 0, unit: '%', where: 'Figure 7' },
+  { id: 'cliff.l95.collapsed_pct', published: 0, unit: '%', where: 'Figure 7' },
+  { id: 'cliff.l98.collapsed_pct', published: 0, unit: '%', where: 'Figure 7' },
+  { id: 'cliff.l100.collapsed_pct', published: (5 / 15) * 100, unit: '%', where: 'Figure 7', note: 'published as five of fifteen; see the interval' },
+  { id: 'cliff.l102.collapsed_pct', published: (5 / 11) * 100, unit: '%', where: 'Figure 7', note: 'published as five of eleven; see the interval' },
+
+  // ---- §9 coordinated omission (Figure 8)
+  { id: 'omission.send.p99.min_ms', published: 39, unit: 'ms', where: 'Figure 8' },
+  { id: 'omission.send.p99.max_ms', published: 47, unit: 'ms', where: 'Figure 8' },
+  { id: 'omission.due.p99.l80_ms', published: 135, unit: 'ms', where: 'Figure 8' },
+  { id: 'omission.due.p99.l90_s', published: 2.43, unit: 's', where: 'Figure 8' },
+  { id: 'omission.due.p99.l100_s', published: 16.9, unit: 's', where: 'Figure 8', note: 'grows with the length of the run' },
+  { id: 'omission.due.p99.l150_s', published: 139, unit: 's', where: 'Figure 8', note: 'grows with the length of the run' },
+  { id: 'omission.achieved.max_reqs', published: 6.31, unit: 'req/s', where: 'The queue nobody times' },
+  { id: 'omission.e2e.printed.p99_s', published: 11.3, unit: 's', where: 'The queue nobody times' },
+  { id: 'omission.e2e.experienced.p99_s', published: 149, unit: 's', where: 'The queue nobody times', note: 'grows with the length of the run' },
+
+  // ---- §10 order statistics
+  { id: 'order-stats.max_bounds_p99.min_n', published: 299, unit: '', where: 'Percentiles' },
+  { id: 'order-stats.max_exceeds_p99.n100_pct', published: 63, unit: '%', where: 'Percentiles' },
+  { id: 'order-stats.max_bounds_p999.min_n', published: 2995, unit: '', where: 'Percentiles' },
+  { id: 'order-stats.n1000.p99.lower_rank_n', published: 983, unit: '', where: 'Percentiles' },
+  { id: 'order-stats.n1000.p99.upper_rank_n', published: 997, unit: '', where: 'Percentiles' },
+
+  // ---- §11 correlated samples (Figure 9, left)
+  { id: 'correlated.acf.lag1', published: 0.42, unit: '', where: 'Percentiles' },
+  { id: 'correlated.acf.lag2', published: 0.18, unit: '', where: 'Percentiles' },
+  { id: 'correlated.varratio.w100_x', published: 2.1, unit: '×', where: 'Figure 9' },
+  { id: 'correlated.varratio.w300_x', published: 3.1, unit: '×', where: 'Figure 9' },
+  { id: 'correlated.varratio.w1000_x', published: 3.0, unit: '×', where: 'Figure 9' },
+  { id: 'correlated.varratio.w3000_x', published: 3.5, unit: '×', where: 'Figure 9' },
+  { id: 'correlated.w1000.band.lo_ms', published: 64.1, unit: 'ms', where: 'Percentiles' },
+  { id: 'correlated.w1000.band.hi_ms', published: 80.3, unit: 'ms', where: 'Percentiles' },
+  { id: 'correlated.w1000.iid.lo_ms', published: 66.9, unit: 'ms', where: 'Percentiles' },
+  { id: 'correlated.w1000.iid.hi_ms', published: 76.7, unit: 'ms', where: 'Percentiles' },
+  { id: 'correlated.p99.true_ms', published: 72.8, unit: 'ms', where: 'Percentiles' },
+  { id: 'correlated.iid.too_narrow_x', published: 1.7, unit: '×', where: 'Percentiles' },
+
+  // ---- §12 long runs (Figure 9, right) and cost
+  { id: 'long-runs.l98.collapse.first_min', published: 18, unit: 'min', where: 'Figure 9', note: 'time of a collapse is a random event' },
+  { id: 'long-runs.l98.collapse.second_h', published: 2.3, unit: 'h', where: 'Figure 9', note: 'time of a collapse is a random event' },
+  { id: 'long-runs.l98.collapse.third_h', published: 2.5, unit: 'h', where: 'Figure 9', note: 'time of a collapse is a random event' },
+  { id: 'long-runs.l95.episode.p99_s', published: 3.5, unit: 's', where: 'Percentiles' },
+  { id: 'long-runs.l98.first10min.worst_p99_ms', published: 90, unit: 'ms', where: 'Percentiles' },
+  { id: 'long-runs.l98.ten_min_requests_n', published: 6820, unit: '', where: 'Percentiles' },
+  { id: 'long-runs.l90.cost_excess_pct', published: 11, unit: '%', where: 'Percentiles' },
+
+  // ---- §13 sensitivity (Figure 10)
+  { id: 'sensitivity.first_wave.min_x', published: 20.5, unit: '×', where: 'Figure 10' },
+  { id: 'sensitivity.first_wave.max_x', published: 27.8, unit: '×', where: 'Figure 10' },
+  { id: 'sensitivity.omission.min_x', published: 46, unit: '×', where: 'Figure 10' },
+  { id: 'sensitivity.omission.max_x', published: 63, unit: '×', where: 'Figure 10' },
+  { id: 'sensitivity.printed_fall.min_pct', published: 5, unit: '%', where: 'Figure 10' },
+  { id: 'sensitivity.printed_fall.max_pct', published: 12, unit: '%', where: 'Figure 10' },
+  { id: 'sensitivity.definitions.min_x', published: 1.8, unit: '×', where: 'Figure 10' },
+  { id: 'sensitivity.definitions.max_x', published: 2.2, unit: '×', where: 'Figure 10' },
+  { id: 'sensitivity.metronome.b2048_x', published: 2.0, unit: '×', where: 'Figure 10' },
+  { id: 'sensitivity.metronome.b16384_x', published: 14.7, unit: '×', where: 'Figure 10' },
+
+  // ---- §14 tokens (Figure 11)
+  { id: 'tokens.en.llama3_per1k', published: 217.9, unit: 'tokens', where: 'Figure 11', note: 'different English corpus (the article’s is not public)' },
+  { id: 'tokens.en.llama2_per1k', published: 258.0, unit: 'tokens', where: 'Figure 11', note: 'different English corpus (the article’s is not public)' },
+  { id: 'tokens.en.llama3_fewer_pct', published: 15.6, unit: '%', where: 'What a token is' },
+  { id: 'tokens.py.llama2_vs_llama3_x', published: 1.31, unit: '×', where: 'What a token is' },
+  { id: 'tokens.py.gpt2_vs_llama3_x', published: 2.17, unit: '×', where: 'What a token is' },
+  { id: 'tokens.it.llama3_pct', published: 34, unit: '%', where: 'What a token is', note: 'our own English/Italian text' },
+  { id: 'tokens.it.gpt2_pct', published: 67, unit: '%', where: 'What a token is', note: 'our own English/Italian text' },
+  { id: 'tokens.it.gemma_pct', published: 9, unit: '%', where: 'What a token is', note: 'Gemma 3 here, Gemma 4 in the article' },
+  { id: 'tokens.lang.min_pct', published: 8, unit: '%', where: 'Figure 11' },
+  { id: 'tokens.lang.max_pct', published: 67, unit: '%', where: 'Figure 11' },
+  { id: 'tokens.llmperf.en_pct', published: 18.4, unit: '%', where: 'What a token is' },
+  { id: 'tokens.llmperf.py_pct', published: 31, unit: '%', where: 'What a token is' },
+
+  // ---- §15 small derivations
+  { id: 'derivations.moe.b32_pct', published: 63.8, unit: '%', where: 'What the prompt is' },
+  { id: 'derivations.moe.b128_pct', published: 98.3, unit: '%', where: 'What the prompt is' },
+  { id: 'derivations.roofline.batch1_toks', published: 223, unit: 'tok/s', where: 'Figure 12' },
+  { id: 'derivations.roofline.ridge_tokens', published: 295, unit: 'tokens', where: 'Two checks anyone can run' },
+  { id: 'derivations.roofline.context_tokens', published: 1380, unit: 'tokens', where: 'Figure 12' },
+];

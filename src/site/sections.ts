@@ -1,0 +1,43 @@
+/**
+ * The article's sections, in the paper's order. Each has a partial at
+ * src/content/article/<slug>.astro holding its prose; `experiments` lists the
+ * experiments whose figures belong to it (shown automatically until the
+ * section's prose places them by hand with <Figure>).
+ *
+ * To add a section: add an entry here and create the partial. The article
+ * page fails the build if either side is missing.
+ */
+export interface ArticleSection {
+  slug: string;
+  title: string;
+  experiments: string[];
+  /** Subsections, for the table of contents (ids must exist in the partial). */
+  sub?: { id: string; title: string }[];
+  /** When true, the section's figures are placed by the prose (no automatic list). */
+  figuresPlaced?: boolean;
+}
+
+export const SECTIONS: ArticleSection[] = [
+  { slug: 'intro', title: 'Introduction', experiments: [] },
+  { slug: 'the-instrument', title: 'The instrument', experiments: [] },
+  { slug: 'where-the-clock-starts', title: 'Where the clock starts', experiments: ['definitions'] },
+  {
+    slug: 'the-first-wave',
+    title: 'The first wave',
+    experiments: ['first-wave', 'ttft-by-count', 'all-at-once', 'timeline', 'metronome'],
+  },
+  { slug: 'open-and-closed', title: 'Open and closed', experiments: ['open-closed', 'cliff'] },
+  { slug: 'the-queue-nobody-times', title: 'The queue nobody times', experiments: ['omission'] },
+  {
+    slug: 'percentiles',
+    title: 'Percentiles',
+    experiments: ['order-stats', 'correlated', 'long-runs', 'sensitivity'],
+    sub: [{ id: 'how-much-is-the-model', title: 'How much of this is the model' }],
+  },
+  { slug: 'what-a-token-is', title: 'What a token is', experiments: ['tokens'] },
+  { slug: 'what-the-prompt-is', title: 'What the prompt is', experiments: [] },
+  { slug: 'two-checks', title: 'Two checks anyone can run', experiments: ['derivations'] },
+  { slug: 'flags-that-already-exist', title: 'Flags that already exist', experiments: [] },
+  { slug: 'what-i-write-next-to-a-number', title: 'What I write next to a number now', experiments: [] },
+  { slug: 'where-i-might-be-wrong', title: 'Where I might be wrong', experiments: [] },
+];
