@@ -1,13 +1,94 @@
+/**
+ * `stopwatches run [--only ID…] [--force] [--jobs N] [--timeout S] [--no-png]`:
+ * regenerates the paper's numbers and figures into src/generated/ (see
+ * src/pipeline/runner.ts). Ctrl-C stops the pool, removes temp files and exits
+ * 130; a second Ctrl-C exits at once.
+ */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.ts';
 
-/** `stopwatches run`: not built yet. */
+export interface RunFlags {
+  only?: string[];
+  force?: boolean;
+  jobs?: number;
+  timeout?: number;
+  png?: boolean;
+}
+
+function positiveInt(flag: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} ${v}: a whole number ≥ 1 is required`);
+    return n;
+  };
+}
+
 export function register(program: Command): void {
   program
     .command('run')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('run is not built yet');
+    .description('run the experiments (cached by content) and write numbers and figures to src/generated/')
+    .option('--only <ids...>', 'run only these experiments (the others keep their previous outputs)')
+    .option('--force', 'ignore the cache and rerun every selected job')
+    .option('-j, --jobs <n>', 'worker threads (default: one per core)', positiveInt('--jobs'))
+    .option('--timeout <seconds>', 'per-job timeout, overriding the experiments\' own (default 1800)', positiveInt('--timeout'))
+    .option('--no-png', 'skip PNG rendering (SVG only)')
+    .action(async (flags: RunFlags) => {
+      await runCommand(flags, process.cwd());
     });
+}
+
+/** Loads the registry of `<root>/experiments/index.ts` (export `experiments`, or a default array). */
+export async function loadRegistry(root: string) {
+  const path = join(root, 'experiments', 'index.ts');
+  if (!existsSync(path)) return [];
+  const mod = (await import(pathToFileURL(path).href)) as { experiments?: unknown; default?: unknown };
+  const list = mod.experiments ?? mod.default;
+  if (!Array.isArray(list)) throw new UserError('experiments/index.ts must export `experiments`, an array of module paths');
+  return list as import('../pipeline/registry.ts').RegistryEntry[];
+}
+
+export async function runCommand(flags: RunFlags, root: string): Promise<void> {
+  const t0 = performance.now();
+  const { runPipeline } = await import('../pipeline/runner.ts');
+  const { plainReporter, ttyReporter, formatDuration } = await import('../pipeline/progress.ts');
+  const { removeTempFiles } = await import('../pipeline/fsutil.ts');
+  const tty = !!process.stdout.isTTY && !process.env.CI;
+  const reporter = tty ? ttyReporter(process.stdout) : plainReporter((l) => process.stdout.write(`${l}\n`));
+
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) {
+      // Second Ctrl-C: the pool is slow to stop; leave now, still without temp files.
+      removeTempFiles();
+      process.stderr.write('stopwatches: interrupted\n');
+      process.exit(130);
+    }
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const result = await runPipeline({
+      root,
+      registry: await loadRegistry(root),
+      only: flags.only,
+      force: flags.force,
+      jobs: flags.jobs,
+      timeoutSeconds: flags.timeout,
+      png: flags.png,
+      signal: controller.signal,
+      effects: { reporter },
+    });
+    const ran = result.experiments.reduce((s, e) => s + e.ran, 0);
+    reporter.log(
+      `built ${Object.keys(result.numbers).length} numbers and ${result.figures.length} figures ` +
+        `(${ran} job${ran === 1 ? '' : 's'} run) in ${formatDuration(performance.now() - t0)}`,
+    );
+  } finally {
+    process.off('SIGINT', onSigint);
+    reporter.close();
+  }
 }

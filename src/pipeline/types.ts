@@ -58,10 +58,19 @@ export interface JobSpec<P = unknown> {
 }
 
 export interface JobContext {
-  /** Seeded generator for this job; derived from the job's params.seed when present. */
+  /**
+   * Seeded generator for this job: `createRng(params.seed)` when params has an
+   * integer `seed` in [0, 2^32), else `createRng(hashLabel("<experiment>/<job id>"))`.
+   */
   rng: import('../rng/index.ts').Rng;
-  /** Report progress: units done of total, and simulated requests done so far. */
+  /**
+   * Report progress: units done of total (e.g. simulator runs), and simulated
+   * requests done so far in this job (for the req/s column). Cheap to call often:
+   * the worker forwards at most 5 updates a second.
+   */
   progress(done: number, total: number, requests?: number): void;
+  /** Absolute project root: read declared `inputs` relative to it (the working directory in the CLI). */
+  root: string;
 }
 
 export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
@@ -77,6 +86,9 @@ export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
   runJob(config: C, params: P, ctx: JobContext): J | Promise<J>;
   /** Merges the jobs' results (in job order) into the experiment's data and numbers. */
   combine(config: C, results: J[]): { data: D; numbers: Numbers };
+  /** Figure functions of the data, in display order; the key names the figure (`<experiment>.<key>.svg`). */
   figures?: Record<string, (data: D) => FigureSpec>;
   clauses: Clauses;
+  /** Per-job timeout in seconds (default: the runner's, 30 min); `--timeout` overrides it. */
+  timeoutSeconds?: number;
 }

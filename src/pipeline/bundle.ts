@@ -1,0 +1,123 @@
+/**
+ * Bundles an experiment module with esbuild. The bundle does two jobs:
+ * 1. Its import closure is the experiment's code identity: every project file
+ *    esbuild loaded, with the sha256 of the exact bytes it bundled, goes into
+ *    the cache key (npm packages stay external; the lockfile pins them).
+ * 2. It is what runs: the main thread and the worker threads import the same
+ *    plain-JS file, so workers need no TypeScript loader and cannot run code
+ *    other than the code that was hashed.
+ */
+import { build, type Loader, type Plugin } from 'esbuild';
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, extname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sha256 } from './hash.ts';
+import { toPosix, writeFileAtomic } from './fsutil.ts';
+
+export interface ExperimentBundle {
+  /** Absolute path of the bundled ES module (exports `experiment`, `createRng`). */
+  file: string;
+  /** The import closure: root-relative POSIX path → sha256 of the bytes bundled. Sorted by path. */
+  files: Record<string, string>;
+}
+
+export interface BundleOptions {
+  root: string;
+  /** Absolute path of the experiment module. */
+  entry: string;
+  /** Absolute path of the RNG module the worker seeds jobs with (part of the closure: it shapes every result). */
+  rngModule: string;
+  /** Where bundles are written. */
+  outDir: string;
+  /** File name stem (the experiment's file name). */
+  name: string;
+}
+
+const LOADERS: Record<string, Loader> = {
+  '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx',
+  '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx', '.json': 'json',
+};
+
+/** Bundles kept per experiment (older ones are deleted): enough to switch branches back and forth. */
+const BUNDLES_KEPT = 4;
+
+/**
+ * Loads every file itself so the hash is of the bytes bundled (not of a later
+ * re-read), and pins `import.meta.url|dirname|filename` to the source file's own
+ * location, so `new URL('../corpora/x', import.meta.url)` means the same in the bundle.
+ */
+function hashingLoader(root: string, files: Record<string, string>): Plugin {
+  return {
+    name: 'stopwatches-hash',
+    setup(b) {
+      b.onLoad({ filter: /.*/, namespace: 'file' }, async (args) => {
+        const bytes = await readFile(args.path);
+        files[toPosix(relative(root, args.path))] = sha256(bytes);
+        const loader = LOADERS[extname(args.path)] ?? 'default';
+        let contents: string | Uint8Array = bytes;
+        if (loader !== 'json' && loader !== 'default') {
+          const text = bytes.toString('utf8');
+          contents = text.includes('import.meta')
+            ? text.replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, p: string) =>
+                JSON.stringify(p === 'url' ? pathToFileURL(args.path).href : p === 'dirname' ? dirname(args.path) : args.path),
+              )
+            : text;
+        }
+        return { contents, loader, resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+export async function bundleExperiment(opts: BundleOptions): Promise<ExperimentBundle> {
+  const root = resolve(opts.root);
+  const loaded: Record<string, string> = {};
+  const entrySource =
+    `export { default as experiment } from ${JSON.stringify(opts.entry)};\n` +
+    `export { createRng, hashLabel } from ${JSON.stringify(opts.rngModule)};\n`;
+  const result = await build({
+    stdin: { contents: entrySource, resolveDir: root, sourcefile: 'stopwatches-entry.js', loader: 'js' },
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    write: false,
+    metafile: true,
+    outdir: opts.outDir,
+    sourcemap: 'inline',
+    sourcesContent: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    plugins: [hashingLoader(root, loaded)],
+  });
+  const out = result.outputFiles[0];
+  if (!out) throw new Error(`esbuild produced no output for ${opts.entry}`);
+
+  // The metafile says what is in the closure; the loader says what each file's bytes were.
+  const files: Record<string, string> = {};
+  for (const input of Object.keys(result.metafile.inputs).sort()) {
+    if (input.startsWith('<stdin>') || input === 'stopwatches-entry.js') continue;
+    const rel = toPosix(input);
+    files[rel] = loaded[rel] ?? sha256(await readFile(resolve(root, input)));
+  }
+
+  const code = out.text;
+  const file = join(opts.outDir, `${opts.name}-${sha256(code).slice(0, 16)}.mjs`);
+  if (!existsSync(file)) {
+    await writeFileAtomic(file, code);
+    await pruneBundles(opts.outDir, opts.name, file);
+  }
+  return { file, files };
+}
+
+async function pruneBundles(dir: string, name: string, keep: string): Promise<void> {
+  const mine = (await readdir(dir)).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.mjs') && /^[0-9a-f]{16}$/.test(f.slice(name.length + 1, -4)));
+  const withTimes = await Promise.all(mine.map(async (f) => ({ f, t: (await stat(join(dir, f))).mtimeMs })));
+  withTimes.sort((a, b) => b.t - a.t);
+  for (const { f } of withTimes.slice(BUNDLES_KEPT)) {
+    if (join(dir, f) !== keep) await rm(join(dir, f), { force: true });
+  }
+}

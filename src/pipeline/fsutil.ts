@@ -1,0 +1,103 @@
+/**
+ * Atomic writes: every file the pipeline writes goes to a temp file beside its
+ * target and is renamed into place, so an interrupted build (Ctrl-C, a kill, a
+ * full disk) leaves either the old file or the new one, never half of one.
+ * Temp files in flight are tracked so the Ctrl-C handler can remove them.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+const TEMP_MARK = '.tmp-';
+const inFlight = new Set<string>();
+
+function tempPath(target: string): string {
+  // The pid in the name lets a later run tell an orphan (its writer is gone) from a live write.
+  return `${target}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Writes the temp file; tests replace it with one that fails half-way, as a crash or a full disk would. */
+export type TempWriter = (tmp: string, data: string | Uint8Array) => Promise<void>;
+
+export async function writeFileAtomic(target: string, data: string | Uint8Array, writeTemp: TempWriter = writeFile): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const tmp = tempPath(target);
+  inFlight.add(tmp);
+  try {
+    await writeTemp(tmp, data);
+    await rename(tmp, target);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  } finally {
+    inFlight.delete(tmp);
+  }
+}
+
+export function writeFileAtomicSync(target: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = tempPath(target);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Removes every temp file this process has in flight (Ctrl-C, fatal error). Synchronous: safe in a signal handler. */
+export function removeTempFiles(): number {
+  let n = 0;
+  for (const tmp of inFlight) {
+    try {
+      rmSync(tmp, { force: true });
+      n++;
+    } catch {
+      /* already gone */
+    }
+  }
+  inFlight.clear();
+  return n;
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Deletes temp files under `dir` left by writers that no longer run (a kill -9 skips every handler). */
+export function sweepOrphanTemps(dir: string): number {
+  let n = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir, { recursive: true }) as string[];
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const base = basename(name);
+    const at = base.lastIndexOf(TEMP_MARK);
+    if (at < 0) continue;
+    const pid = Number(base.slice(at + TEMP_MARK.length).split('-')[0]);
+    if (Number.isInteger(pid) && !alive(pid)) {
+      rmSync(join(dir, name), { force: true });
+      n++;
+    }
+  }
+  return n;
+}
+
+export async function removeFile(path: string): Promise<void> {
+  await rm(path, { force: true });
+}
+
+export function toPosix(path: string): string {
+  return path.split('\\').join('/');
+}

@@ -1,0 +1,62 @@
+/**
+ * Hashing and canonical JSON: the two primitives of the content-addressed cache.
+ * Canonical JSON sorts object keys by code unit (never a locale), so two configs
+ * that differ only in key order get the same key.
+ */
+import { createHash } from 'node:crypto';
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * JSON with object keys sorted at every depth. Rejects what JSON cannot hold
+ * faithfully (NaN, ±Infinity, undefined inside arrays, functions, bigint), naming
+ * the path, so a config can never hash two different values the same.
+ */
+export function canonicalJson(value: unknown, path = '$'): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`${path} is ${value}; JSON cannot hold it`);
+      return JSON.stringify(value);
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'object': {
+      if (Array.isArray(value)) {
+        return `[${value.map((v, i) => canonicalJson(v, `${path}[${i}]`)).join(',')}]`;
+      }
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k], `${path}.${k}`)}`).join(',')}}`;
+    }
+    default:
+      throw new TypeError(`${path} is a ${typeof value}; only JSON values are allowed`);
+  }
+}
+
+/**
+ * JSON.stringify that refuses NaN and ±Infinity (which it would silently turn into
+ * null) and names where they are. Used for job results, so a cached result and a
+ * fresh one are always the same JSON.
+ */
+export function strictJson(value: unknown, what: string): string {
+  const text = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      throw new TypeError(`${what}: a value at key "${key}" is ${v}; JSON cannot hold it (use null)`);
+    }
+    return v;
+  });
+  if (text === undefined) throw new TypeError(`${what} is undefined; it must be JSON data`);
+  return text;
+}
+
+/** Freezes an object graph so a job cannot mutate the shared config (which would leak between jobs of one worker). */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}

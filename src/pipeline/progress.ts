@@ -1,0 +1,139 @@
+/**
+ * What the runner tells the person waiting: plan lines, a bar per running job
+ * on a terminal (cli-progress), plain periodic lines elsewhere (CI logs), or
+ * nothing (tests collect lines instead).
+ */
+import cliProgress from 'cli-progress';
+import type { JobProgress } from './pool.ts';
+
+export interface Reporter {
+  /** One line of text (plan lines, summaries). */
+  log(line: string): void;
+  jobStart(label: string): void;
+  jobProgress(label: string, p: JobProgress): void;
+  jobDone(label: string, ms: number): void;
+  close(): void;
+}
+
+/** Plain mode prints each running job's progress this often (ms). */
+export const PLAIN_INTERVAL_MS = 10_000;
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  const s = ms / 1000;
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${String(Math.round(s - 60 * m)).padStart(2, '0')} s`;
+}
+
+export function formatRate(perSecond: number): string {
+  if (!(perSecond > 0)) return '–';
+  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M`;
+  if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} k`;
+  return perSecond.toFixed(0);
+}
+
+interface Running {
+  start: number;
+  p: JobProgress;
+}
+
+function describe(r: Running, now: number): { rate: string; eta: string } {
+  const elapsed = now - r.start;
+  const rate = formatRate(r.p.requests / (elapsed / 1000));
+  const eta = r.p.done > 0 && r.p.total > r.p.done ? formatDuration((elapsed * (r.p.total - r.p.done)) / r.p.done) : r.p.done >= r.p.total && r.p.total > 0 ? '0 s' : '?';
+  return { rate, eta };
+}
+
+/** Lines only: for CI and pipes. Each running job gets a line every `intervalMs`, and one when it ends. */
+export function plainReporter(write: (line: string) => void, intervalMs = PLAIN_INTERVAL_MS): Reporter {
+  const running = new Map<string, Running>();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    for (const [label, r] of running) {
+      if (r.p.total === 0) {
+        write(`  … ${label}: running for ${formatDuration(now - r.start)}`);
+        continue;
+      }
+      const { rate, eta } = describe(r, now);
+      write(`  … ${label}: ${r.p.done}/${r.p.total} runs${r.p.requests ? `, ${rate} req/s` : ''}, ETA ${eta}`);
+    }
+  }, intervalMs);
+  timer.unref();
+  return {
+    log: write,
+    jobStart(label) {
+      running.set(label, { start: performance.now(), p: { done: 0, total: 0, requests: 0 } });
+    },
+    jobProgress(label, p) {
+      const r = running.get(label);
+      if (r) r.p = p;
+    },
+    jobDone(label, ms) {
+      running.delete(label);
+      write(`  ✓ ${label} (${formatDuration(ms)})`);
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+}
+
+/** A bar per running job, on a terminal. */
+export function ttyReporter(stream: NodeJS.WriteStream = process.stderr): Reporter {
+  const multi = new cliProgress.MultiBar(
+    {
+      stream,
+      format: '  {label} {bar} {value}/{total} runs · {rate} req/s · ETA {eta2}',
+      barsize: 20,
+      hideCursor: true,
+      clearOnComplete: true,
+      stopOnComplete: false,
+      autopadding: true,
+      fps: 5,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const bars = new Map<string, { bar: cliProgress.SingleBar; r: Running }>();
+  return {
+    log(line) {
+      multi.log(`${line}\n`);
+    },
+    jobStart(label) {
+      const r: Running = { start: performance.now(), p: { done: 0, total: 1, requests: 0 } };
+      bars.set(label, { bar: multi.create(1, 0, { label, rate: '–', eta2: '?' }), r });
+    },
+    jobProgress(label, p) {
+      const b = bars.get(label);
+      if (!b) return;
+      b.r.p = p;
+      const { rate, eta } = describe(b.r, performance.now());
+      b.bar.setTotal(Math.max(1, p.total));
+      b.bar.update(p.done, { label, rate, eta2: eta });
+    },
+    jobDone(label, ms) {
+      const b = bars.get(label);
+      if (b) multi.remove(b.bar);
+      bars.delete(label);
+      multi.log(`  ✓ ${label} (${formatDuration(ms)})\n`);
+    },
+    close() {
+      multi.stop();
+    },
+  };
+}
+
+/** Collects lines (tests). */
+export function memoryReporter(lines: string[] = []): Reporter & { lines: string[] } {
+  return {
+    lines,
+    log: (l) => void lines.push(l),
+    jobStart() {},
+    jobProgress() {},
+    jobDone(label) {
+      lines.push(`  ✓ ${label}`);
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,58 @@
+// A pool worker: runs one job (one `runJob` call) from an experiment bundle.
+// Plain JavaScript on purpose: the bundle is already JS, so no TypeScript
+// loader runs in workers, and the code that runs is exactly the code hashed.
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+process.setSourceMapsEnabled?.(true);
+
+/** Progress messages per job are sent at most this often (ms); the last one always. */
+const PROGRESS_INTERVAL_MS = 200;
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function strictJson(value, what) {
+  const text = JSON.stringify(value, function (key, v) {
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      throw new TypeError(`${what}: a value at key "${key}" is ${v}; JSON cannot hold it (use null)`);
+    }
+    return v;
+  });
+  if (text === undefined) throw new TypeError(`${what} is undefined; it must be JSON data`);
+  return text;
+}
+
+/** @param {{bundle: string, experiment: string, job: string, params: unknown, seed: number, root: string, port: import('node:worker_threads').MessagePort}} task */
+export default async function runTask(task) {
+  const { bundle, experiment, job, params, seed, root, port } = task;
+  port.postMessage({ start: true });
+  try {
+    const mod = await import(pathToFileURL(bundle).href);
+    const def = mod.experiment;
+    // One module instance serves every job this worker runs: a job that mutated
+    // the config would change its neighbours' results. Freezing makes that an error.
+    deepFreeze(def.config);
+    let last = -Infinity;
+    const ctx = {
+      rng: mod.createRng(seed),
+      root,
+      progress(done, total, requests) {
+        const now = performance.now();
+        if (now - last >= PROGRESS_INTERVAL_MS || done >= total) {
+          last = now;
+          port.postMessage({ done, total, requests: requests ?? 0 });
+        }
+      },
+    };
+    const result = await def.runJob(def.config, deepFreeze(params), ctx);
+    return strictJson(result, `${experiment}/${job}: runJob's result`);
+  } finally {
+    port.close();
+  }
+}
