@@ -23,6 +23,13 @@ export interface TokenCounter {
   encode(text: string): number[];
   /** Ids in the vocabulary, including added tokens. */
   vocabSize(): number;
+  /**
+   * Strings this adapter would turn into a special token if they occurred in the
+   * text. Only @huggingface/tokenizers matches them inside text (even with
+   * add_special_tokens: false); tiktoken's encode_ordinary and llama-tokenizer-js
+   * treat them as plain text, so theirs is empty.
+   */
+  specialStrings(): string[];
   /** Frees native memory (tiktoken's WASM); the counter is unusable afterwards. */
   dispose(): void;
 }
@@ -111,6 +118,7 @@ async function tiktokenCounter(entry: TokenizerEntry, bytes: Buffer): Promise<To
     count: (text) => live().encode_ordinary(text).length,
     encode: (text) => Array.from(live().encode_ordinary(text)),
     vocabSize: () => vocab,
+    specialStrings: () => [],
     dispose: () => {
       enc?.free();
       enc = null;
@@ -130,6 +138,7 @@ async function huggingfaceCounter(entry: TokenizerEntry, bytes: Buffer, config: 
     count: (text) => live().encode(text, { add_special_tokens: false }).ids.length,
     encode: (text) => [...live().encode(text, { add_special_tokens: false }).ids],
     vocabSize: () => live().get_vocab(true).size,
+    specialStrings: () => [...live().get_added_tokens_decoder().values()].filter((t) => t.special).map((t) => t.content),
     dispose: () => {
       tok = null;
     },
@@ -159,6 +168,7 @@ async function llamaCounter(entry: TokenizerEntry, bytes: Buffer): Promise<Token
     count: (text) => live().encode(text, false).length,
     encode: (text) => live().encode(text, false),
     vocabSize: () => live().vocabById.length,
+    specialStrings: () => [],
     dispose: () => {
       tok = null;
     },

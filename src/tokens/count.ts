@@ -3,6 +3,7 @@
  * Each file is encoded on its own (as a reader's tool would see it), so a
  * SentencePiece tokenizer's dummy prefix space is added once per file.
  */
+import { UserError } from '../errors.ts';
 import { openTokenizer, type OpenOptions, type TokenCounter } from './adapters.ts';
 import { loadCorpus, type LoadedCorpus } from './corpora.ts';
 import type { CorpusEntry, TokenizerEntry } from './manifest.ts';
@@ -30,7 +31,25 @@ export interface TokenizerCount {
   corpora: CorpusCount[];
 }
 
+/**
+ * Refuses text that contains one of the tokenizer's special-token strings: the
+ * HF tokenizer would encode it as a special token, and the count would no longer
+ * be "without special tokens". None of the pinned corpora contains one.
+ */
+export function assertNoSpecialStrings(counter: TokenCounter, corpus: LoadedCorpus): void {
+  const specials = counter.specialStrings();
+  if (specials.length === 0) return;
+  for (const f of corpus.files) {
+    for (const s of specials) {
+      if (f.text.includes(s)) {
+        throw new UserError(`corpus ${corpus.id}: ${f.path} contains "${s}", a special token of tokenizer ${counter.id}; counts must not include special tokens`);
+      }
+    }
+  }
+}
+
 export function countCorpus(counter: TokenCounter, corpus: LoadedCorpus): CorpusCount {
+  assertNoSpecialStrings(counter, corpus);
   const files = corpus.files.map((f) => ({ path: f.path, tokens: counter.count(f.text), characters: f.characters, bytes: f.bytes }));
   return {
     corpus: corpus.id,
