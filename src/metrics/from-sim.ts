@@ -52,6 +52,6 @@ export function buildRun(records: RequestRecord[], opts: FromSimOptions = {}): B
   let maxConcurrency: number | null = null;
   if (c?.kind === 'closed' && c.slots !== undefined) maxConcurrency = c.slots;
   if (c?.kind === 'capped' && c.cap !== undefined) maxConcurrency = c.cap;
-  const requestRate = opts.requestRate ?? null;
+  const requestRate = opts.requestRate ?? (c?.kind === 'closed' ? Infinity : null);
   return { records, source: opts.source ?? 'simulator', maxConcurrency, requestRate, startT, endT };
 }

@@ -72,10 +72,10 @@ export function guidellmDispatchDelay(r: RequestRecord): Maybe {
  * `request_scheduled_latency = request_end − targeted_start` (newer versions).
  * Per the article GuideLLM refuses it for closed-loop strategies ("circular
  * rather than a coordinated-omission correction"; UNVERIFIED in TOOLS.md §5.2):
- * we refuse when the run has no request rate.
+ * we refuse when the run has no finite request rate.
  */
 export function guidellmScheduledLatency(r: RequestRecord, run: Pick<BenchmarkRun, 'requestRate'>): Maybe {
-  if (run.requestRate === null) return none('closed loop: no arrival schedule to measure from');
+  if (run.requestRate === null || !Number.isFinite(run.requestRate)) return none('closed loop: no arrival schedule to measure from');
   return r.dueT === null ? none('no targeted start in the record') : some(r.finishT - r.dueT);
 }
 
