@@ -1,0 +1,133 @@
+/**
+ * `stopwatches simulate`: a golden case through the CLI gives the expected result; every
+ * bad input gives exit status 2, one line naming the file and the field, and no output file.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../src/cli.ts';
+
+const golden = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/golden');
+const load = (name: string) => JSON.parse(readFileSync(join(golden, name), 'utf8'));
+
+let dir: string;
+let stderr: string;
+let stdout: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
+  stderr = '';
+  stdout = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((stdout += String(s)), true));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+});
+
+async function run(...args: string[]): Promise<number> {
+  return main(['simulate', ...args]);
+}
+
+describe('stopwatches simulate', () => {
+  it('replays a golden case into --out, in the shape of expected', async () => {
+    for (const name of ['capped_poisson.json', 'preempt_small_kv.json']) {
+      const out = join(dir, `${name}.result.json`);
+      expect(await run(join(golden, name), '--out', out)).toBe(0);
+      const got = JSON.parse(readFileSync(out, 'utf8'));
+      const exp = load(name).expected;
+      expect(got.steps).toBe(exp.steps);
+      expect(got.preemptions).toBe(exp.preemptions);
+      expect(got.makespan).toBe(exp.makespan);
+      for (const k of ['send_t', 'first_t', 'finish_t', 'npre']) expect(got.requests[k]).toEqual(exp.requests[k]);
+      expect(got.requests.due_t).toEqual(load(name).client.times);
+      expect(stdout).toBe('');
+    }
+  });
+
+  it('writes to stdout, with token times and the step trace on request', async () => {
+    expect(await run(join(golden, 'edge_mix.json'), '--tokens', '--steps')).toBe(0);
+    const got = JSON.parse(stdout);
+    const c = load('edge_mix.json');
+    expect(got.requests.token_times.length).toBe(c.workload.n);
+    got.requests.token_times.forEach((tt: number[], i: number) => {
+      expect(tt.length).toBe(c.workload.osl[i]);
+      expect(tt[0]).toBe(got.requests.first_t[i]);
+      expect(tt[tt.length - 1]).toBe(got.requests.finish_t[i]);
+    });
+    expect(got.step_trace.slice(0, 64)).toEqual(c.expected.first_steps);
+    expect(got.step_trace.length).toBe(c.expected.steps);
+  });
+
+  // Each bad input: [what, mutate the closed_fixed / capped case, pattern the one-line message must match]
+  type Mut = (c: any) => void;
+  const bad: [string, string, Mut, RegExp][] = [
+    ['missing field', 'closed_fixed.json', (c) => delete c.config.hw.hbm_bw, /config\.hw\.hbm_bw is missing/],
+    ['missing section', 'closed_fixed.json', (c) => delete c.workload, /workload is missing/],
+    ['wrong type', 'closed_fixed.json', (c) => (c.config.block_size = '16'), /config\.block_size is the string "16"/],
+    ['zero length', 'closed_fixed.json', (c) => (c.workload.isl[3] = 0), /workload\.isl\[3\] is 0; it must be ≥ 1/],
+    ['negative length', 'closed_fixed.json', (c) => (c.workload.osl[5] = -2), /workload\.osl\[5\] is -2/],
+    ['non-integer length', 'closed_fixed.json', (c) => (c.workload.osl[2] = 1.5), /workload\.osl\[2\] is 1\.5; it must be an integer/],
+    ['length mismatch', 'closed_fixed.json', (c) => c.workload.isl.pop(), /workload\.isl has 159 entries but workload\.n is 160/],
+    ['cached mismatch', 'closed_fixed.json', (c) => (c.workload.cached = [0]), /workload\.cached has 1 entries/],
+    ['cached ≥ isl', 'cached_prefix.json', (c) => (c.workload.cached[4] = c.workload.isl[4]), /workload\.cached\[4\] is \d+ but isl\[4\]/],
+    ['cached < 0', 'cached_prefix.json', (c) => (c.workload.cached[1] = -1), /workload\.cached\[1\] is -1/],
+    ['slots < 1', 'closed_fixed.json', (c) => (c.client.n_slots = 0), /client\.n_slots is 0; it must be ≥ 1/],
+    ['cap < 1', 'capped_poisson.json', (c) => (c.client.cap = 0), /client\.cap is 0; it must be ≥ 1/],
+    ['unsorted times', 'open_poisson.json', (c) => ([c.client.times[7], c.client.times[8]] = [c.client.times[8], c.client.times[7]]), /client\.times\[8\] is .* non-decreasing/],
+    ['times mismatch', 'open_poisson.json', (c) => c.client.times.pop(), /client\.times has 299 entries/],
+    ['bad kind', 'closed_fixed.json', (c) => (c.client.kind = 'burst'), /client\.kind is the string "burst"/],
+    ['KV pool too small', 'closed_fixed.json', (c) => (c.config.kv_capacity_tokens = 1000), /config\.kv_capacity_tokens is 1000 .* needs 72 blocks; raise it to at least 1152/],
+    ['zero budget', 'closed_fixed.json', (c) => (c.config.token_budget = 0), /config\.token_budget is 0/],
+    ['efficiency out of range', 'closed_fixed.json', (c) => (c.config.hw.eta_memory = 1.5), /config\.hw\.eta_memory is 1\.5; it must be in \(0, 1\]/],
+  ];
+
+  for (const [what, base, mutate, pattern] of bad) {
+    it(`rejects: ${what}`, async () => {
+      const c = load(base);
+      mutate(c);
+      const file = join(dir, 'case.json');
+      writeFileSync(file, JSON.stringify(c));
+      const out = join(dir, 'result.json');
+      expect(await run(file, '--out', out)).toBe(2);
+      expectOneLine(file, pattern);
+      expect(existsSync(out)).toBe(false);
+      expect(readdirSync(dir)).toEqual(['case.json']);
+    });
+  }
+
+  it('rejects a missing file', async () => {
+    const file = join(dir, 'nope.json');
+    expect(await run(file, '--out', join(dir, 'r.json'))).toBe(2);
+    expectOneLine(file, /no such file/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('rejects a file that is not JSON', async () => {
+    const file = join(dir, 'case.json');
+    writeFileSync(file, '{"config": {');
+    expect(await run(file, '--out', join(dir, 'r.json'))).toBe(2);
+    expectOneLine(file, /not valid JSON/);
+    expect(readdirSync(dir)).toEqual(['case.json']);
+  });
+
+  it('rejects an --out path it cannot write, leaving nothing behind', async () => {
+    const out = join(dir, 'no-such-dir', 'r.json');
+    expect(await run(join(golden, 'edge_mix.json'), '--out', out)).toBe(2);
+    expectOneLine(out, /cannot write the result/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+function expectOneLine(file: string, pattern: RegExp): void {
+  expect(stderr.endsWith('\n')).toBe(true);
+  const line = stderr.slice(0, -1);
+  expect(line).not.toContain('\n');
+  expect(line).toContain(file);
+  expect(line).toMatch(pattern);
+  expect(line).not.toMatch(/\bat .*:\d+:\d+/); // no stack trace
+  expect(stdout).toBe('');
+}
