@@ -29,7 +29,9 @@ export function parseJson(file: string, text: string, what = 'JSON'): Json {
     return JSON.parse(text) as Json;
   } catch (err) {
     const msg = (err as Error).message.split('\n')[0];
-    const truncated = /end of (JSON )?input|Unterminated/i.test(msg);
+    // V8 names the offset; an error at the very end of the text means the file was cut short.
+    const pos = /position (\d+)/.exec(msg);
+    const truncated = /end of (JSON )?input|Unterminated/i.test(msg) || (pos !== null && Number(pos[1]) >= text.trimEnd().length);
     fail(file, `invalid ${what}${truncated ? ' (truncated?)' : ''}: ${msg}`);
   }
 }
