@@ -1,0 +1,170 @@
+/**
+ * §2 The first wave (Figure 2). A closed loop whose every slot opens at once:
+ * the first N requests arrive together at an idle server and form a staircase
+ * of prefill steps. InferenceX's recipe: prompts = 10 × N, infinite rate; its
+ * warmup (2 × N) finishes before the measured run, which therefore starts from
+ * an idle server too — so the warmup is not simulated.
+ */
+import * as Plot from '@observablehq/plot';
+import { defineExperiment } from '../src/pipeline/experiment.ts';
+import { defaultServerConfig, inferencexLengths, simulate, stepTime } from '../src/sim/index.ts';
+import { percentileWithInterval } from '../src/stats/index.ts';
+import { closedLoopLittle, meanOf, median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
+import { StepLog } from './lib/step-log.ts';
+
+const config = {
+  isl: 1024,
+  osl: 1024,
+  rangeRatio: 0.8, // InferenceX [rL, L]
+  slots: [16, 64, 256],
+  multiplier: 10,
+  /** Longer runs at 64 slots: does collecting more requests dilute the wave? */
+  extraMultipliers: [20, 50],
+  extraSlots: 64,
+  seeds: [1, 2, 3],
+  /** The run drawn in Figure 2. */
+  figure: { slots: 64, multiplier: 10, seed: 1 },
+};
+type Config = typeof config;
+type Params = { slots: number; multiplier: number; seed: number };
+
+interface JobResult extends Params {
+  n: number;
+  meanIsl: number;
+  p99AllMs: number;
+  p99AfterMs: number;
+  medianAllMs: number;
+  medianAfterMs: number;
+  p99All: ReturnType<typeof pctNum>;
+  p99After: ReturnType<typeof pctNum>;
+  /** TTFT of every request, ms (only for the run drawn in the figure). */
+  ttfts: number[] | null;
+  /** Little's law over the steady window: rate × mean latency ÷ slots. */
+  littleRatio: number;
+}
+
+function runOne(c: Config, p: Params, rng: import('../src/rng/index.ts').Rng): JobResult {
+  const n = p.slots * p.multiplier;
+  const isl = inferencexLengths(rng.fork('isl'), n, c.isl, c.rangeRatio);
+  const osl = inferencexLengths(rng.fork('osl'), n, c.osl, c.rangeRatio);
+  const log = new StepLog();
+  const r = simulate(defaultServerConfig(), { isl, osl }, { kind: 'closed', slots: p.slots }, { onStep: log.onStep });
+  const all = ttftMs(r);
+  const after = ttftMs(r, p.slots);
+  const isFigure = p.slots === c.figure.slots && p.multiplier === c.figure.multiplier && p.seed === c.figure.seed;
+  return {
+    ...p,
+    n,
+    meanIsl: meanOf(isl),
+    p99AllMs: percentileWithInterval(all, 0.99).value,
+    p99AfterMs: percentileWithInterval(after, 0.99).value,
+    medianAllMs: median(all),
+    medianAfterMs: median(after),
+    p99All: pctNum(all, 0.99, 'ms'),
+    p99After: pctNum(after, 0.99, 'ms'),
+    ttfts: isFigure ? Array.from(all, (v) => Math.round(v * 1000) / 1000) : null,
+    littleRatio: closedLoopLittle(r, (a, b) => log.tokensIn(a, b), p.slots).ratio,
+  };
+}
+
+/** Prefill rate of a full step of fresh 1k prompts: budget ÷ that step's duration. */
+function prefillRate(cfg = defaultServerConfig(), promptLen = 1024): number {
+  const k = Math.floor(cfg.tokenBudget / promptLen);
+  const dt = stepTime(cfg, k * promptLen, k, 0, k * ((promptLen * (promptLen + 1)) / 2), 0);
+  return (k * promptLen) / dt;
+}
+
+export default defineExperiment({
+  id: 'first-wave',
+  title: 'The first wave',
+  config,
+  jobs(c) {
+    const jobs: { id: string; params: Params }[] = [];
+    for (const slots of c.slots) {
+      for (const seed of c.seeds) jobs.push({ id: `${slots}x${c.multiplier}-s${seed}`, params: { slots, multiplier: c.multiplier, seed } });
+    }
+    for (const m of c.extraMultipliers) {
+      for (const seed of c.seeds) jobs.push({ id: `${c.extraSlots}x${m}-s${seed}`, params: { slots: c.extraSlots, multiplier: m, seed } });
+    }
+    return jobs;
+  },
+  runJob(c, p, ctx) {
+    const out = runOne(c, p, ctx.rng);
+    ctx.progress(1, 1, out.n);
+    return out;
+  },
+  combine(c, results) {
+    const numbers: Record<string, ReturnType<typeof num>> = {};
+    const rate = prefillRate();
+    numbers['prefill_rate_tok_per_s'] = num(rate, 'tok/s');
+    const group = (slots: number, m: number) => results.filter((r) => r.slots === slots && r.multiplier === m);
+    const rows: { slots: number; multiplier: number; p99All: number; p99After: number; medianAll: number; medianAfter: number }[] = [];
+    for (const [slots, m] of [...c.slots.map((s) => [s, c.multiplier]), ...c.extraMultipliers.map((mm) => [c.extraSlots, mm])]) {
+      const g = group(slots, m);
+      const key = m === c.multiplier ? `slots${slots}` : `slots${slots}_x${m}`;
+      numbers[`${key}.p99_all_ms`] = overSeeds(g.map((r) => r.p99AllMs), 'ms', g[0].n);
+      numbers[`${key}.p99_after_wave_ms`] = overSeeds(g.map((r) => r.p99AfterMs), 'ms', g[0].n - slots);
+      numbers[`${key}.median_all_ms`] = overSeeds(g.map((r) => r.medianAllMs), 'ms', g[0].n);
+      numbers[`${key}.median_after_wave_ms`] = overSeeds(g.map((r) => r.medianAfterMs), 'ms', g[0].n - slots);
+      numbers[`${key}.inflation_x`] = overSeeds(g.map((r) => r.p99AllMs / r.p99AfterMs), '×');
+      numbers[`${key}.wave_share_pct`] = num(100 / m, '%');
+      for (const r of g) {
+        numbers[`${key}.seed${r.seed}.p99_all_ms`] = r.p99All;
+        numbers[`${key}.seed${r.seed}.p99_after_wave_ms`] = r.p99After;
+      }
+      if (m === c.multiplier) {
+        const meanIsl = g.reduce((a, r) => a + r.meanIsl, 0) / g.length;
+        numbers[`${key}.wave_formula_ms`] = num((1000 * slots * meanIsl) / rate, 'ms');
+      }
+      rows.push({
+        slots,
+        multiplier: m,
+        p99All: numbers[`${key}.p99_all_ms`].value,
+        p99After: numbers[`${key}.p99_after_wave_ms`].value,
+        medianAll: numbers[`${key}.median_all_ms`].value,
+        medianAfter: numbers[`${key}.median_after_wave_ms`].value,
+      });
+    }
+    const little = results.map((r) => r.littleRatio);
+    numbers['little.max_deviation_pct'] = num(100 * Math.max(...little.map((x) => Math.abs(x - 1))), '%', little.length);
+    const fig = results.find((r) => r.ttfts)!;
+    return {
+      data: { rows, figure: { slots: fig.slots, ttfts: fig.ttfts!, p99All: fig.p99AllMs, p99After: fig.p99AfterMs } },
+      numbers,
+    };
+  },
+  figures: {
+    ttft: (d) => ({
+      title: 'Time to first token, request by request',
+      caption: `Closed loop, ${d.figure.slots} slots, every slot opened at once. The first ${d.figure.slots} requests queue behind each other's prefill; the whole-run p99 (dashed) falls inside that staircase, the p99 without it (dotted) does not.`,
+      alt: `Scatter of time to first token against request index for ${d.figure.ttfts.length} requests. The first ${d.figure.slots} requests climb a staircase up to about ${Math.round(Math.max(...d.figure.ttfts.slice(0, d.figure.slots)))} ms; the rest stay near ${Math.round(d.figure.p99After)} ms or below.`,
+      plot: {
+        width: 720,
+        height: 360,
+        marginLeft: 56,
+        y: { type: 'log', label: 'TTFT (ms)', grid: true },
+        x: { label: 'request index' },
+        marks: [
+          Plot.dot(d.figure.ttfts.map((v, i) => ({ i, v, wave: i < d.figure.slots })), {
+            x: 'i',
+            y: 'v',
+            r: 1.6,
+            fill: (p: { wave: boolean }) => (p.wave ? '#D55E00' : '#0072B2'),
+          }),
+          Plot.ruleY([d.figure.p99All], { stroke: '#D55E00', strokeDasharray: '6,3' }),
+          Plot.ruleY([d.figure.p99After], { stroke: '#0072B2', strokeDasharray: '2,3' }),
+          Plot.text([`whole-run p99`], { x: d.figure.ttfts.length, y: d.figure.p99All, textAnchor: 'end', dy: -6, fill: '#D55E00' }),
+          Plot.text([`p99 after the first wave`], { x: d.figure.ttfts.length, y: d.figure.p99After, textAnchor: 'end', dy: -6, fill: '#0072B2' }),
+        ],
+      },
+    }),
+  },
+  clauses: {
+    arrivals: 'closed loop, every slot opened at t = 0 (InferenceX fixed-sequence recipe: 10 × N prompts, infinite rate)',
+    clock: 'from send (after the client semaphore)',
+    window: 'whole run vs the run without its first N requests',
+    definitions: 'TTFT = first token − send; p99 by numpy linear interpolation, with 95% order-statistic interval',
+    tokens: 'server token counts',
+    prompts: 'InferenceX random lengths, uniform integers in [⌊0.8·1024⌋, 1024] in and out; no prefix cache hits',
+  },
+});

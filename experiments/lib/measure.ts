@@ -1,0 +1,132 @@
+/**
+ * Small helpers shared by the experiments: per-request latencies from a
+ * simulator result, and NumberValues that carry their sample size and interval.
+ */
+import type { SimResult } from '../../src/sim/index.ts';
+import type { NumberValue } from '../../src/pipeline/types.ts';
+import { mean, median, percentileWithInterval, wilsonInterval } from '../../src/stats/index.ts';
+
+/** Time to first token from the send, ms, for requests [from, to). */
+export function ttftMs(r: SimResult, from = 0, to = r.n): Float64Array {
+  const out = new Float64Array(Math.max(0, to - from));
+  for (let i = from; i < to; i++) out[i - from] = (r.firstT[i] - r.sendT[i]) * 1000;
+  return out;
+}
+
+/** Time to first token from the due time (the client's schedule), ms. */
+export function ttftFromDueMs(r: SimResult, from = 0, to = r.n): Float64Array {
+  const out = new Float64Array(Math.max(0, to - from));
+  for (let i = from; i < to; i++) out[i - from] = (r.firstT[i] - r.dueT[i]) * 1000;
+  return out;
+}
+
+/** End-to-end latency from the send, s. */
+export function e2eS(r: SimResult, from = 0, to = r.n): Float64Array {
+  const out = new Float64Array(Math.max(0, to - from));
+  for (let i = from; i < to; i++) out[i - from] = r.finishT[i] - r.sendT[i];
+  return out;
+}
+
+/** Indices of requests whose send time lies in [start, end]. */
+export function sentWithin(r: SimResult, start: number, end: number): number[] {
+  const idx: number[] = [];
+  for (let i = 0; i < r.n; i++) if (r.sendT[i] >= start && r.sendT[i] <= end) idx.push(i);
+  return idx;
+}
+
+export function pick(values: ArrayLike<number>, idx: readonly number[]): Float64Array {
+  const out = new Float64Array(idx.length);
+  for (let k = 0; k < idx.length; k++) out[k] = values[idx[k]];
+  return out;
+}
+
+/** A percentile (numpy linear) with its distribution-free 95% order-statistic interval. */
+export function pctNum(values: ArrayLike<number>, p: number, unit: string): NumberValue {
+  const q = percentileWithInterval(values, p, 0.95);
+  return {
+    value: q.value,
+    unit,
+    n: q.n,
+    interval: q.supported ? q.interval : null,
+    level: 0.95,
+    intervalKind: q.supported ? 'order-statistic 95% (i.i.d.)' : `no bound: ${q.reason}`,
+  };
+}
+
+export function meanNum(values: ArrayLike<number>, unit: string): NumberValue {
+  return { value: mean(values), unit, n: values.length, interval: null };
+}
+
+export function medianNum(values: ArrayLike<number>, unit: string): NumberValue {
+  return pctNum(values, 0.5, unit);
+}
+
+/** A plain value (a count, a derived constant, a ratio): no sample statistics. */
+export function num(value: number, unit: string, n: number | null = null): NumberValue {
+  return { value, unit, n, interval: null };
+}
+
+/** A value summarised over seeds: the mean, with the min–max range as its interval. */
+export function overSeeds(values: readonly number[], unit: string, n: number | null = null): NumberValue {
+  return {
+    value: values.reduce((a, b) => a + b, 0) / values.length,
+    unit,
+    n: n ?? values.length,
+    interval: [Math.min(...values), Math.max(...values)],
+    intervalKind: `min–max over ${values.length} seeds`,
+  };
+}
+
+/** A share of runs (or requests) with its Wilson score 95% interval, in %. */
+export function shareNum(successes: number, n: number): NumberValue {
+  const w = wilsonInterval(successes, n, 0.95);
+  return { value: 100 * w.p, unit: '%', n, interval: [100 * w.lo, 100 * w.hi], level: 0.95, intervalKind: 'Wilson score 95%' };
+}
+
+export { mean, median };
+
+/**
+ * The closed loop's steady window (EXPERIMENTS.md §7, chosen): from the first
+ * completion to the last send. Its request rate is the output tokens emitted in
+ * the window ÷ the window's length ÷ the mean output length.
+ */
+export function steadyWindow(r: SimResult): { start: number; end: number } {
+  let start = Infinity;
+  let end = -Infinity;
+  for (let i = 0; i < r.n; i++) {
+    if (r.finishT[i] < start) start = r.finishT[i];
+    if (r.sendT[i] > end) end = r.sendT[i];
+  }
+  return { start, end };
+}
+
+export function meanOf(xs: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return s / xs.length;
+}
+
+/**
+ * Little's law on a closed loop's steady window: rate × mean latency should
+ * equal the slots it keeps in flight. Rate by the chosen estimator (tokens in
+ * the window ÷ window ÷ mean output length); latency = mean E2E of the requests
+ * that finished inside the window.
+ */
+export function closedLoopLittle(
+  r: SimResult,
+  tokensIn: (start: number, end: number) => number,
+  slots: number,
+): { rate: number; meanE2E: number; inFlight: number; ratio: number } {
+  const { start, end } = steadyWindow(r);
+  const rate = tokensIn(start, end) / (end - start) / meanOf(r.osl);
+  let s = 0;
+  let k = 0;
+  for (let i = 0; i < r.n; i++) {
+    if (r.finishT[i] > start && r.finishT[i] <= end) {
+      s += r.finishT[i] - r.sendT[i];
+      k++;
+    }
+  }
+  const meanE2E = s / k;
+  return { rate, meanE2E, inFlight: rate * meanE2E, ratio: (rate * meanE2E) / slots };
+}

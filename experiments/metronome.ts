@@ -1,0 +1,178 @@
+/**
+ * §6 The metronome (Figure 5) and range-ratio semantics. With identical
+ * lengths, requests that start together finish together and are replaced
+ * together: the closed loop settles into cohorts, and every member of a cohort
+ * waits for the whole cohort's prefill. Drawing lengths from a range breaks it.
+ */
+import * as Plot from '@observablehq/plot';
+import { defineExperiment } from '../src/pipeline/experiment.ts';
+import {
+  defaultServerConfig,
+  fixedLengths,
+  inferencexBounds,
+  inferencexLengths,
+  simulate,
+  vllmRangeBounds,
+  vllmRangeLengths,
+} from '../src/sim/index.ts';
+import { createRng } from '../src/rng/index.ts';
+import { median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
+import { percentileWithInterval } from '../src/stats/index.ts';
+import type { NumberValue } from '../src/pipeline/types.ts';
+
+const config = {
+  slots: 64,
+  multiplier: 20,
+  length: 1024,
+  rangeRatio: 0.8,
+  seeds: [1, 2, 3],
+  /** Draws per distribution for the range-ratio histograms. */
+  histogramDraws: 100_000,
+  histogramSeed: 11,
+};
+type Params = { lengths: 'fixed' | 'ranged'; seed: number };
+interface Result extends Params {
+  n: number;
+  medianMs: number;
+  p99Ms: number;
+  p99: NumberValue;
+  median: NumberValue;
+  cohortMean: number;
+  cohortMax: number;
+  cohorts: number;
+  /** Steady-state TTFTs for the figure (first seed only). */
+  ttfts: number[] | null;
+}
+
+/** Sizes of groups of steady-state requests sent at the same instant (arrival cohorts). */
+function cohortSizes(sendT: Float64Array, from: number): number[] {
+  const counts = new Map<number, number>();
+  for (let i = from; i < sendT.length; i++) counts.set(sendT[i], (counts.get(sendT[i]) ?? 0) + 1);
+  return [...counts.values()];
+}
+
+export default defineExperiment({
+  id: 'metronome',
+  title: 'The metronome',
+  config,
+  jobs: (c) => [
+    { id: 'fixed', params: { lengths: 'fixed' as const, seed: c.seeds[0] } },
+    ...c.seeds.map((seed) => ({ id: `ranged-s${seed}`, params: { lengths: 'ranged' as const, seed } })),
+  ],
+  runJob(c, p: Params, ctx): Result {
+    const n = c.slots * c.multiplier;
+    const isl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(ctx.rng.fork('isl'), n, c.length, c.rangeRatio);
+    const osl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(ctx.rng.fork('osl'), n, c.length, c.rangeRatio);
+    const r = simulate(defaultServerConfig(), { isl, osl }, { kind: 'closed', slots: c.slots });
+    ctx.progress(1, 1, n);
+    const steady = ttftMs(r, c.slots);
+    const sizes = cohortSizes(r.sendT, c.slots);
+    return {
+      ...p,
+      n: steady.length,
+      medianMs: median(steady),
+      p99Ms: percentileWithInterval(steady, 0.99).value,
+      median: pctNum(steady, 0.5, 'ms'),
+      p99: pctNum(steady, 0.99, 'ms'),
+      cohortMean: sizes.reduce((a, b) => a + b, 0) / sizes.length,
+      cohortMax: Math.max(...sizes),
+      cohorts: sizes.length,
+      ttfts: p.seed === c.seeds[0] ? Array.from(steady, (v) => Math.round(v * 1000) / 1000) : null,
+    };
+  },
+  combine(c, results: Result[]) {
+    const fixed = results.find((r) => r.lengths === 'fixed')!;
+    const ranged = results.filter((r) => r.lengths === 'ranged');
+    const numbers: Record<string, NumberValue> = {
+      'fixed.median_ms': fixed.median,
+      'fixed.p99_ms': fixed.p99,
+      'fixed.cohort_mean': num(fixed.cohortMean, 'requests', fixed.cohorts),
+      'fixed.cohort_max': num(fixed.cohortMax, 'requests', fixed.cohorts),
+      'ranged.median_ms': overSeeds(ranged.map((r) => r.medianMs), 'ms', ranged[0].n),
+      'ranged.p99_ms': overSeeds(ranged.map((r) => r.p99Ms), 'ms', ranged[0].n),
+      'ranged.cohort_mean': overSeeds(ranged.map((r) => r.cohortMean), 'requests'),
+      'fixed_over_ranged.median_x': num(fixed.medianMs / (ranged.reduce((a, r) => a + r.medianMs, 0) / ranged.length), '×'),
+      'prompts_per_step': num(Math.floor(defaultServerConfig().tokenBudget / c.length), 'prompts'),
+    };
+    // Range-ratio semantics: the same flag value, two tools, two distributions.
+    const rng = createRng(c.histogramSeed);
+    const up = vllmRangeLengths(rng.fork('vllm'), c.histogramDraws, c.length, c.rangeRatio);
+    const ix = inferencexLengths(rng.fork('inferencex'), c.histogramDraws, c.length, c.rangeRatio);
+    const [uLo, uHi] = vllmRangeBounds(c.length, c.rangeRatio);
+    const [iLo, iHi] = inferencexBounds(c.length, c.rangeRatio);
+    numbers['range.vllm_lo_tokens'] = num(uLo, 'tokens');
+    numbers['range.vllm_hi_tokens'] = num(uHi, 'tokens');
+    numbers['range.inferencex_lo_tokens'] = num(iLo, 'tokens');
+    numbers['range.inferencex_hi_tokens'] = num(iHi, 'tokens');
+    numbers['range.vllm_lo_pct'] = num((100 * uLo) / c.length, '%');
+    numbers['range.vllm_hi_pct'] = num((100 * uHi) / c.length, '%');
+    numbers['range.inferencex_lo_pct'] = num((100 * iLo) / c.length, '%');
+    const binW = 64;
+    const hist = (xs: Int32Array, tool: string) => {
+      const m = new Map<number, number>();
+      for (const x of xs) {
+        const b = Math.floor(x / binW) * binW;
+        m.set(b, (m.get(b) ?? 0) + 1);
+      }
+      return [...m.entries()].sort((a, b) => a[0] - b[0]).map(([x, count]) => ({ x, x2: x + binW, share: count / xs.length, tool }));
+    };
+    const rangedTtfts = ranged.find((r) => r.ttfts)!.ttfts!;
+    return {
+      data: {
+        fixed: fixed.ttfts!,
+        ranged: rangedTtfts,
+        histograms: [...hist(up, `upstream vLLM, ratio ${c.rangeRatio}`), ...hist(ix, `InferenceX, ratio ${c.rangeRatio}`)],
+        length: c.length,
+      },
+      numbers,
+    };
+  },
+  figures: {
+    ttft: (d) => ({
+      title: 'Fixed lengths make a metronome',
+      caption:
+        'Steady-state time to first token per request (after the first wave), closed loop of 64 slots. Identical lengths (orange) lock requests into cohorts that share a prefill; lengths drawn from a range (blue) do not.',
+      alt: `Two series of steady-state TTFT against request index. Fixed lengths sit in bands around ${Math.round(median(d.fixed))} ms; ranged lengths sit around ${Math.round(median(d.ranged))} ms.`,
+      plot: {
+        width: 720,
+        height: 340,
+        marginLeft: 56,
+        y: { type: 'log', label: 'TTFT (ms)', grid: true },
+        x: { label: 'request index (after the first wave)' },
+        marks: [
+          Plot.dot(d.fixed.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: '#D55E00' }),
+          Plot.dot(d.ranged.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: '#0072B2' }),
+          Plot.text(['fixed 1,024 / 1,024'], { frameAnchor: 'top-right', dy: 4, fill: '#D55E00' }),
+          Plot.text(['InferenceX range [819, 1,024]'], { frameAnchor: 'bottom-right', dy: -4, fill: '#0072B2' }),
+        ],
+      },
+    }),
+    range_ratio: (d) => ({
+      title: 'One flag value, two distributions',
+      caption: `Lengths drawn with a range ratio of 0.8 around a nominal ${d.length} tokens: upstream vLLM samples [L(1−r), L(1+r)], InferenceX samples [rL, L].`,
+      alt: 'Two histograms: the upstream vLLM one is flat and wide, the InferenceX one is narrow and sits just below the nominal length.',
+      plot: {
+        width: 720,
+        height: 260,
+        marginLeft: 56,
+        x: { label: 'length (tokens)' },
+        y: { label: 'share of draws', grid: true, percent: true },
+        color: { domain: [...new Set(d.histograms.map((h: { tool: string }) => h.tool))], range: ['#E69F00', '#0072B2'] },
+        marks: [
+          Plot.rectY(d.histograms, { x1: 'x', x2: 'x2', y: 'share', fill: 'tool', fillOpacity: 0.7 }),
+          Plot.ruleX([d.length], { strokeDasharray: '4,3' }),
+          Plot.text(['upstream vLLM'], { frameAnchor: 'top-left', dx: 8, dy: 8, fill: '#E69F00' }),
+          Plot.text(['InferenceX'], { frameAnchor: 'top-left', dx: 8, dy: 24, fill: '#0072B2' }),
+        ],
+      },
+    }),
+  },
+  clauses: {
+    arrivals: 'closed loop, 64 slots opened at t = 0, 1,280 requests (20×)',
+    clock: 'from send',
+    window: 'steady state: without the first 64 requests',
+    definitions: 'TTFT = first token − send; median and p99 by numpy linear interpolation; a cohort = requests sent at the same instant',
+    tokens: 'server token counts',
+    prompts: 'fixed 1,024 / 1,024 (range ratio 0) vs InferenceX lengths in [819, 1,024]',
+  },
+});
