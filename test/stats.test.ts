@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import {
+  linearPercentile, mlperfPercentile, weightedPercentile, nearestPercentile, std,
+  probMaxExceeds, minSamplesForMaxBound, quantileIntervalRanks, upperBoundRank,
+  earlyStoppingMinUnder, mlperfEarlyStopping, wilsonInterval, autocorrelation,
+  percentileWithInterval, windowVsIid, sglangSteadyWindow, guidellmWindow, overlapping, afterFirstWave,
+  binomialPmf,
+} from '../src/stats/index.ts';
+import { Rng } from '../src/rng/index.ts';
+
+const ten = [10, 1, 9, 2, 8, 3, 7, 4, 6, 5];
+
+describe('percentile methods', () => {
+  it('numpy linear: index p(n−1), interpolated', () => {
+    expect(linearPercentile(ten, 0.99)).toBeCloseTo(9.91, 12);
+    expect(linearPercentile(ten, 0.5)).toBe(5.5);
+    expect(linearPercentile([7], 0.99)).toBe(7);
+  });
+  it('MLPerf: sorted[floor(n·p)]', () => {
+    expect(mlperfPercentile(ten, 0.99)).toBe(10);
+    expect(mlperfPercentile(ten, 0.5)).toBe(6);
+    expect(mlperfPercentile(ten, 0.9)).toBe(10);
+  });
+  it('GuideLLM: smallest value with cumulative weight ≥ q', () => {
+    expect(weightedPercentile(ten, 0.5)).toBe(5);
+    expect(weightedPercentile([1, 2, 3], 0.5, [1, 1, 2])).toBe(2);
+    expect(weightedPercentile([1, 2, 3], 0.51, [1, 1, 2])).toBe(3);
+    expect(weightedPercentile([2, 2, 1], 0.5, [1, 1, 2])).toBe(1); // duplicates merged
+  });
+  it('numpy nearest rounds half to even', () => {
+    expect(nearestPercentile(ten, 0.5)).toBe(5); // h = 4.5 → 4
+    expect(nearestPercentile([1, 2, 3, 4], 0.5)).toBe(3); // h = 1.5 → 2
+  });
+  it('std ddof 0 (numpy) vs 1 (pandas)', () => {
+    expect(std([1, 2, 3, 4], 0)).toBeCloseTo(Math.sqrt(1.25), 12);
+    expect(std([1, 2, 3, 4], 1)).toBeCloseTo(Math.sqrt(5 / 3), 12);
+  });
+  it('does not mutate its input', () => {
+    const x = [3, 1, 2];
+    linearPercentile(x, 0.5);
+    expect(x).toEqual([3, 1, 2]);
+  });
+});
+
+describe('exact order statistics', () => {
+  it('the maximum bounds p99 one-sided at 95% only from n = 299', () => {
+    expect(minSamplesForMaxBound(0.99, 0.95)).toBe(299);
+    expect(probMaxExceeds(298, 0.99)).toBeLessThan(0.95);
+    expect(probMaxExceeds(299, 0.99)).toBeGreaterThanOrEqual(0.95);
+  });
+  it('n = 100: P(max > true p99) = 0.634', () => {
+    expect(probMaxExceeds(100, 0.99)).toBeCloseTo(0.634, 3);
+    expect(upperBoundRank(100, 0.99, 0.95)).toBeNull();
+  });
+  it('p99.9 needs 2,995', () => {
+    expect(minSamplesForMaxBound(0.999, 0.95)).toBe(2995);
+  });
+  it('n = 1,000: equal-tailed 95% interval of p99 = ranks 983..997', () => {
+    const r = quantileIntervalRanks(1000, 0.99, 0.95);
+    expect([r.lower, r.upper]).toEqual([983, 997]);
+    expect(r.coverage).toBeGreaterThanOrEqual(0.95);
+    // each tail ≤ 2.5%, and one rank further in would break it
+    const pmf = binomialPmf(1000, 0.99);
+    let below = 0;
+    for (let k = 0; k <= 982; k++) below += pmf[k];
+    expect(below).toBeLessThanOrEqual(0.025);
+    expect(below + pmf[983]).toBeGreaterThan(0.025);
+  });
+  it('is fast and finite at 160,000', () => {
+    const r = quantileIntervalRanks(160_000, 0.99, 0.95);
+    expect(r.lower).toBeGreaterThan(158_000);
+    expect(r.upper).toBeLessThan(160_000);
+    expect(Number.isFinite(r.coverage)).toBe(true);
+  });
+  it('binomial pmf sums to 1 without overflow', () => {
+    const p = binomialPmf(160_000, 0.99);
+    let s = 0;
+    for (const v of p) s += v;
+    expect(s).toBeCloseTo(1, 12);
+  });
+});
+
+describe('percentileWithInterval', () => {
+  it('n = 1,000 of 1..1000: p99 with ranks 983..997', () => {
+    const x = Array.from({ length: 1000 }, (_, i) => 1000 - i);
+    const r = percentileWithInterval(x, 0.99, 0.95);
+    expect(r.n).toBe(1000);
+    expect(r.value).toBeCloseTo(990.01, 9);
+    expect(r.interval).toEqual([983, 997]);
+    expect(r.supported).toBe(true);
+  });
+  it('says when the sample cannot support a bound', () => {
+    const r = percentileWithInterval(Array.from({ length: 100 }, (_, i) => i), 0.99);
+    expect(r.supported).toBe(false);
+    expect(r.interval[1]).toBe(Infinity);
+    expect(r.reason).toMatch(/cannot bound p99 from above/);
+  });
+});
+
+describe('MLPerf early stopping (99% confidence)', () => {
+  it('with no over-target sample, 459 queries are needed at p99', () => {
+    expect(earlyStoppingMinUnder(0, 0.99)).toBe(459);
+    expect(mlperfEarlyStopping(new Array(458).fill(1), 2).passes).toBe(false);
+    expect(mlperfEarlyStopping(new Array(459).fill(1), 2).passes).toBe(true);
+  });
+  it('each over-target sample raises the bar', () => {
+    const h1 = earlyStoppingMinUnder(1, 0.99);
+    expect(h1).toBeGreaterThan(459);
+    // h* is minimal: odds(h*−1) ≥ 1%, odds(h*) < 1%
+    const odds = (h: number) => h ** 0 * (0.99 ** (h + 1) + (h + 1) * 0.99 ** h * 0.01);
+    expect(odds(h1)).toBeLessThan(0.01);
+    expect(odds(h1 - 1)).toBeGreaterThanOrEqual(0.01);
+  });
+});
+
+describe('Wilson score interval', () => {
+  it('0 of 10 at 95% → [0, 0.2775]', () => {
+    const w = wilsonInterval(0, 10);
+    expect(w.lo).toBe(0);
+    expect(w.hi).toBeCloseTo(0.2775, 4);
+  });
+  it('81 of 263 at 95% → [0.2553, 0.3662] (Newcombe 1998)', () => {
+    const w = wilsonInterval(81, 263);
+    expect(w.lo).toBeCloseTo(0.2553, 4);
+    expect(w.hi).toBeCloseTo(0.3662, 4);
+  });
+});
+
+describe('autocorrelation', () => {
+  it('lag 1 of 1,2,3,4 is 0.25; lag 0 is 1', () => {
+    expect(autocorrelation([1, 2, 3, 4], 1)).toBeCloseTo(0.25, 12);
+    expect(autocorrelation([1, 2, 3, 4], 0)).toBeCloseTo(1, 12);
+    expect(autocorrelation([1, -1, 1, -1, 1, -1], 1)).toBeLessThan(-0.8);
+  });
+});
+
+describe('windows', () => {
+  it('back-to-back windows vs i.i.d. resamples: ≈1 for shuffled data, ≫1 for a trend', () => {
+    const rng = new Rng(7);
+    const iid = Array.from({ length: 20_000 }, () => rng.random());
+    const a = windowVsIid(iid, { windowSize: 200, p: 0.99, rng: new Rng(1) });
+    expect(a.varianceRatio).toBeGreaterThan(0.6);
+    expect(a.varianceRatio).toBeLessThan(1.6);
+    const trend = iid.map((v, i) => v + i / 2000);
+    const b = windowVsIid(trend, { windowSize: 200, p: 0.99, rng: new Rng(1) });
+    expect(b.varianceRatio).toBeGreaterThan(10);
+    expect(b.effectiveSampleSize).toBeLessThan(20);
+    // same rng seed → same resamples
+    const c = windowVsIid(iid, { windowSize: 200, p: 0.99, rng: new Rng(1) });
+    expect(c.iid).toEqual(a.iid);
+  });
+  it('SGLang: longest span with concurrency ≥ ⌈peak·f⌉', () => {
+    // concurrency 2 on [0,1), 3 on [1,2), 2 on [2,3), 1 on [3,4)
+    const w = sglangSteadyWindow([0, 0, 1], [2, 3, 4], 0.6)!;
+    expect(w.peak).toBe(3);
+    expect(w.threshold).toBe(2);
+    expect([w.start, w.end]).toEqual([0, 3]);
+    expect(w.averageConcurrency).toBeCloseTo(7 / 3, 12);
+  });
+  it('GuideLLM warmup/cooldown by fraction, seconds and count; overlap rule', () => {
+    const send = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const fin = send.map((s) => s + 1);
+    expect(guidellmWindow(send, fin, { warmup: 0.1, cooldown: 0.1 })).toEqual({ measureStart: 1, measureEnd: 9 });
+    expect(guidellmWindow(send, fin, { warmup: 2, cooldown: 3 })).toEqual({ measureStart: 2, measureEnd: 7 });
+    expect(guidellmWindow(send, fin, { warmup: 2, cooldown: 3, mode: 'requests' })).toEqual({ measureStart: 2, measureEnd: 7 });
+    expect(Array.from(overlapping(send, fin, 2.5, 6.5))).toEqual([2, 3, 4, 5, 6]);
+  });
+  it('after the first wave: drops the first N sends', () => {
+    expect(Array.from(afterFirstWave([0, 0, 5, 0, 7], 3))).toEqual([2, 4]);
+  });
+});
