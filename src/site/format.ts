@@ -35,16 +35,24 @@ export function autoDigits(v: number, significant = DEFAULT_SIGNIFICANT): number
   return Math.max(0, significant - 1 - mag);
 }
 
+/** Rounds half away from zero in decimal (1.105 → 1.11), where toFixed would round the binary value (1.10). */
+export function roundDecimal(v: number, d: number): number {
+  const a = String(Math.abs(v));
+  if (a.includes('e')) return Number(v.toFixed(d));
+  const r = Math.round(Number(`${a}e${d}`));
+  return Math.sign(v) * Number(`${r}e-${d}`);
+}
+
 /** Formats a bare number: fixed digits (or auto), thousands separators, typographic minus. */
 export function formatPlain(v: number, digits?: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
   const d = digits ?? autoDigits(v);
-  let s = Math.abs(v).toFixed(d);
+  let s = Math.abs(roundDecimal(v, d)).toFixed(d);
   // Rounding can turn 99.96 into 100.0 at one decimal: re-derive the digits.
   if (digits === undefined) {
     const d2 = autoDigits(Number(s));
-    if (d2 < d) s = Math.abs(v).toFixed(d2);
+    if (d2 < d) s = Math.abs(roundDecimal(v, d2)).toFixed(d2);
   }
   const [i, f] = s.split('.');
   const body = f !== undefined ? `${group(i)}.${f}` : group(i);

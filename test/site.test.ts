@@ -1,0 +1,159 @@
+/** Unit tests of the site's pure parts: formatting, relative links, the data loader's errors, the reproduction table, the registries. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { autoDigits, describe as describeNum, formatPlain, formatValue } from '../src/site/format.ts';
+import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
+import { prepareSvg, slug } from '../src/site/svg.ts';
+import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
+import { PUBLISHED } from '../src/site/published.ts';
+import { CLAIMS, checkClaims } from '../src/site/claims.ts';
+import { REFERENCES } from '../src/site/references.ts';
+import { SECTIONS } from '../src/site/sections.ts';
+import { formatConstant } from '../src/site/constants-format.ts';
+
+describe('number formatting', () => {
+  it('shows three significant digits with thousands separators', () => {
+    expect(formatPlain(53.27)).toBe('53.3');
+    expect(formatPlain(1105.4)).toBe('1,105');
+    expect(formatPlain(9.482)).toBe('9.48');
+    expect(formatPlain(0.4213)).toBe('0.421');
+    expect(formatPlain(160000)).toBe('160,000');
+    expect(formatPlain(99.96)).toBe('100');
+    expect(formatPlain(-2.5)).toBe('−2.50');
+    expect(autoDigits(0)).toBe(0);
+  });
+  it('joins units the way the prose writes them', () => {
+    expect(formatValue(53.3, 'ms')).toBe('53.3\u00a0ms');
+    expect(formatValue(2.168, '×')).toBe('2.17×');
+    expect(formatValue(18.4, '%')).toBe('18.4%');
+    expect(formatValue(0.184, '', { as: 'percent' })).toBe('18.4%');
+    expect(formatValue(1872, '')).toBe('1,872');
+    expect(formatValue(1105, 'ms', { as: 'seconds', digits: 2 })).toBe('1.11\u00a0s');
+    expect(formatValue(6.287, 'req/s', { digits: 3 })).toBe('6.287\u00a0req/s');
+    expect(formatValue(53.3, 'ms', { bare: true })).toBe('53.3');
+  });
+  it('describes a number with its interval, sample size and kind', () => {
+    const d = describeNum('x.p99_ms', { value: 53.3, unit: 'ms', n: 5760, interval: [48, 61.2], intervalKind: 'order-statistic 95%' });
+    expect(d).toBe('x.p99_ms = 53.3\u00a0ms [48.0, 61.2\u00a0ms], n = 5,760, order-statistic 95%');
+  });
+  it('prints constants with SI prefixes', () => {
+    expect(formatConstant(989.4e12, 'FLOP/s')).toBe('989.4\u00a0TFLOP/s');
+    expect(formatConstant(3.35e12, 'B/s')).toBe('3.35\u00a0TB/s');
+    expect(formatConstant(0.001, 's')).toBe('1\u00a0ms');
+    expect(formatConstant(0.75, 'fraction')).toBe('0.75');
+    expect(formatConstant(430000, 'tokens')).toBe('430,000\u00a0tokens');
+  });
+});
+
+describe('relative links', () => {
+  it('computes the page below the base and the way back to the root', () => {
+    expect(pageFromBase('/sw/reproduction.html', '/sw/')).toBe('reproduction.html');
+    expect(pageFromBase('/sw/', '/sw')).toBe('index.html');
+    expect(pageFromBase('/', '/')).toBe('index.html');
+    expect(rootPrefix('/sw/a/b.html', '/sw/')).toBe('../');
+    expect(rel('/sw/index.html', '/sw/', 'figures/x.png')).toBe('./figures/x.png');
+    expect(rel('/sw/a/b.html', '/sw/', '/dossier.html#claim-x')).toBe('../dossier.html#claim-x');
+    expect(rel('/x.html', '/', 'https://example.org/')).toBe('https://example.org/');
+    expect(rel('/x.html', '/', '#top')).toBe('#top');
+  });
+});
+
+describe('inline SVG', () => {
+  it('prefixes ids and their references, and adds role and ARIA', () => {
+    const svg = '<?xml version="1.0"?><svg class="plot" role="x"><defs><clipPath id="c1"/></defs><g clip-path="url(#c1)"><use href="#c1"/><use href="#other"/></g></svg>';
+    const out = prepareSvg(svg, 'fig-a', 'fig-a-title', 'fig-a-desc');
+    expect(out.startsWith('<svg class="plot" role="img" aria-labelledby="fig-a-title" aria-describedby="fig-a-desc">')).toBe(true);
+    expect(out).toContain('id="fig-a-c1"');
+    expect(out).toContain('url(#fig-a-c1)');
+    expect(out).toContain('href="#fig-a-c1"');
+    expect(out).toContain('href="#other"');
+    expect(slug('fig', 'first-wave', 'TTFT by index')).toBe('fig-first-wave-ttft-by-index');
+  });
+});
+
+describe('data loader', () => {
+  let dir: string;
+  let saved: string | undefined;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sw-site-'));
+    mkdirSync(join(dir, 'figures'));
+    writeFileSync(join(dir, 'numbers.json'), JSON.stringify({
+      'first-wave.p99.all_ms': { value: 1100, unit: 'ms', n: 640, interval: [1000, 1200], experiment: 'first-wave' },
+      'first-wave.p99.after_ms': { value: 50, unit: 'ms', n: 576, interval: null, experiment: 'first-wave' },
+    }));
+    writeFileSync(join(dir, 'figures', 'index.json'), JSON.stringify({
+      'first-wave.ttft': { title: 'T', caption: 'C', alt: 'A', clauses: { arrivals: 'closed' }, provenance: { file: 'experiments/first-wave.ts', configHash: 'abc', seeds: [1], runtime: 2 } },
+    }));
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), '');
+    saved = process.env.STOPWATCHES_GENERATED;
+    process.env.STOPWATCHES_GENERATED = dir;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.STOPWATCHES_GENERATED;
+    else process.env.STOPWATCHES_GENERATED = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads numbers and fails on an unknown id, naming page and id', async () => {
+    const { getNumber } = await import('../src/site/data.ts');
+    expect(getNumber('first-wave.p99.all_ms', '/index.html').value).toBe(1100);
+    expect(() => getNumber('first-wave.p99.nope_ms', '/index.html')).toThrow(/Unknown number id "first-wave\.p99\.nope_ms" on page \/index\.html.*first-wave\.p99\.after_ms/s);
+  });
+
+  it('reads figures and fails on an unknown one, naming the page', async () => {
+    const { getFigure, figuresOf } = await import('../src/site/data.ts');
+    const f = getFigure('first-wave', 'ttft', '/index.html');
+    expect(f.meta.provenance.configHash).toBe('abc');
+    expect(f.meta.pngFile).toBe('first-wave.ttft.png');
+    expect(figuresOf(['first-wave']).map((x) => x.key)).toEqual(['first-wave.ttft']);
+    expect(() => getFigure('first-wave', 'nope', '/index.html')).toThrow(/Unknown figure "first-wave\.nope" on page \/index\.html/);
+  });
+});
+
+describe('reproduction table', () => {
+  const num = (value: number, unit: string, interval: [number, number] | null = null) => ({ value, unit, n: null, interval, experiment: 'e' });
+  it('sorts by how far off, missing last, and converts time units', () => {
+    const rows = reproductionRows(
+      [
+        { id: 'a_ms', published: 100, unit: 'ms', where: 'x' },
+        { id: 'b_s', published: 1, unit: 's', where: 'x' },
+        { id: 'c', published: 10, unit: '', where: 'x' },
+        { id: 'd', published: 0, unit: '%', where: 'x' },
+      ],
+      { a_ms: num(101, 'ms'), b_s: num(1500, 'ms', [1400, 1600]), d: num(0, '%') },
+    );
+    expect(rows.map((r) => r.entry.id)).toEqual(['b_s', 'a_ms', 'd', 'c']);
+    expect(rows[0]!.oursInPublishedUnit).toBeCloseTo(1.5);
+    expect(rows[0]!.status).toBe('far');
+    expect(rows[1]!.status).toBe('close');
+    expect(rows[3]!.status).toBe('missing');
+    expect(toUnit(2, 'h', 'min')).toBe(120);
+    expect(toUnit(1, 'ms', 'tokens')).toBeNull();
+    expect(FAR_OFF).toBeGreaterThan(0);
+  });
+});
+
+describe('registries', () => {
+  it('published values: unique ids with a unit suffix convention and a place in the article', () => {
+    const ids = PUBLISHED.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const p of PUBLISHED) {
+      expect(p.id).toMatch(/^[a-z0-9-]+(\.[a-z0-9_-]+)+$/);
+      expect(Number.isFinite(p.published)).toBe(true);
+      expect(p.where.length).toBeGreaterThan(0);
+    }
+  });
+  it('claims: valid grades, unique ids, references that exist', () => {
+    checkClaims();
+    const refs = new Set(REFERENCES.map((r) => r.n));
+    for (const c of CLAIMS) for (const r of c.refs ?? []) expect(refs.has(r), `claim ${c.id} cites [${r}]`).toBe(true);
+    expect(CLAIMS.some((c) => c.id.startsWith('const-'))).toBe(true);
+  });
+  it('sections: one partial per section and no orphan partial', () => {
+    const files = readdirSync(join(import.meta.dirname, '..', 'src/content/article')).filter((f) => f.endsWith('.astro')).map((f) => f.replace(/\.astro$/, ''));
+    expect(files.sort()).toEqual(SECTIONS.map((s) => s.slug).sort());
+  });
+});
