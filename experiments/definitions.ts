@@ -1,0 +1,126 @@
+/**
+ * §1 Definitions (Figure 1, Table 1). One closed-loop run — 64 users, vLLM's
+ * default lengths (1,024 in / 128 out, 1,000 prompts, range ratio 0) — and
+ * every tool's per-token definition applied to the same timestamps.
+ *
+ * LLMPerf counts output tokens with the Llama 2 tokenizer whatever the model:
+ * its inflation factor is not assumed here but read from the tokens
+ * experiment (Llama 2 ÷ Llama 3 count on English technical docs).
+ */
+import * as Plot from '@observablehq/plot';
+import { defineExperiment } from '../src/pipeline/experiment.ts';
+import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
+import { fromSimResult, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
+import { num, pctNum } from './lib/measure.ts';
+import type { NumberValue } from '../src/pipeline/types.ts';
+
+const config = {
+  users: 64,
+  prompts: 1000,
+  isl: 1024,
+  osl: 128,
+  /** A gap longer than this is a stall (share of gaps reported). */
+  stallMs: 100,
+  /** The tokens experiment's number that sets LLMPerf's count. */
+  llmperfInflationId: 'tokens.llmperf_inflation.english_docs_x',
+};
+
+interface JobResult {
+  gapsMs: number[];
+  /** Per request: token times relative to send, and the send — enough to rebuild the run for the definitions. */
+  rows: SpeedRow[];
+  n: number;
+}
+
+export default defineExperiment({
+  id: 'definitions',
+  title: 'Seven definitions, one run',
+  config,
+  needs: ['tokens'],
+  runJob(c, _p: Record<string, never>, ctx) {
+    const r = simulate(
+      defaultServerConfig(),
+      { isl: fixedLengths(c.prompts, c.isl), osl: fixedLengths(c.prompts, c.osl) },
+      { kind: 'closed', slots: c.users },
+      { recordTokens: true },
+    );
+    ctx.progress(1, 1, c.prompts);
+    const tt = r.tokenTimes!;
+    const gaps: number[] = [];
+    for (let i = 0; i < r.n; i++) {
+      for (let k = tt.offsets[i] + 1; k < tt.offsets[i + 1]; k++) gaps.push((tt.times[k] - tt.times[k - 1]) * 1000);
+    }
+    // The definitions need the inflation factor, known only in combine: keep the run itself.
+    return { run: fromSimResult(r, { client: { kind: 'closed', slots: c.users } }), gapsMs: gaps };
+  },
+  combine(c, [job], deps) {
+    const inflation = deps.number(c.llmperfInflationId).value;
+    const rows = perUserSpeeds(job.run, { llama2Inflation: inflation });
+    const numbers: Record<string, NumberValue> = {};
+    const primary = rows.filter((r) => r.primary && r.tokPerS !== null);
+    for (const r of rows) {
+      if (r.tokPerS === null) continue;
+      const key = `${r.tool}.${r.metric.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '').toLowerCase()}`;
+      numbers[`speed.${key}_tok_per_s`] = num(r.tokPerS, 'tok/s', r.n);
+    }
+    const [lo, hi] = speedRange(rows)!;
+    numbers['speed.min_tok_per_s'] = num(lo, 'tok/s', primary.length);
+    numbers['speed.max_tok_per_s'] = num(hi, 'tok/s', primary.length);
+    numbers['speed.spread_x'] = num(hi / lo, '×', primary.length);
+    const gaps = job.gapsMs;
+    numbers['itl.median_ms'] = pctNum(gaps, 0.5, 'ms');
+    numbers['itl.p99_ms'] = pctNum(gaps, 0.99, 'ms');
+    const tpot = rows.find((r) => r.tool === 'vllm' && r.metric === 'mean_tpot_ms')!;
+    numbers['tpot.mean_ms'] = num(1000 / tpot.tokPerS!, 'ms', tpot.n);
+    const stalls = gaps.filter((g) => g > c.stallMs).length;
+    numbers['gaps.over_100ms_pct'] = { ...num((100 * stalls) / gaps.length, '%', gaps.length) };
+    // Gaps that span a step where someone else's prompt is prefilled: longer than twice the median.
+    const med = numbers['itl.median_ms'].value;
+    const slow = gaps.filter((g) => g > 2 * med).length;
+    numbers['gaps.on_prefill_steps_pct'] = num((100 * slow) / gaps.length, '%', gaps.length);
+    numbers['gaps.one_in'] = num(gaps.length / slow, 'gaps', gaps.length);
+    numbers['llmperf.inflation_used_x'] = num(inflation, '×');
+    const bars = primary.map((r) => ({
+      tool: TABLE1.find((t) => t.tool === r.tool)?.name ?? r.tool,
+      metric: r.metric,
+      tokPerS: r.tokPerS!,
+    }));
+    bars.sort((a, b) => b.tokPerS - a.tokPerS);
+    return { data: { bars, rows }, numbers };
+  },
+  figures: {
+    speeds: (d) => ({
+      title: 'One run, seven per-user speeds',
+      caption:
+        'The same simulated timestamps (64 users, 1,024 in / 128 out) measured with each tool’s headline per-token definition, converted to tokens per second per user.',
+      alt: `Horizontal bars, one per tool, from ${Math.round(d.bars[d.bars.length - 1].tokPerS)} to ${Math.round(d.bars[0].tokPerS)} tokens per second per user.`,
+      plot: {
+        width: 720,
+        height: 320,
+        marginLeft: 230,
+        marginRight: 50,
+        x: { label: 'tokens/s per user', grid: true },
+        y: { label: null, domain: d.bars.map((b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`) },
+        marks: [
+          Plot.barX(d.bars, { y: (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`, x: 'tokPerS', fill: '#0072B2' }),
+          Plot.text(d.bars, {
+            y: (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`,
+            x: 'tokPerS',
+            text: (b: { tokPerS: number }) => b.tokPerS.toFixed(1),
+            textAnchor: 'start',
+            dx: 4,
+          }),
+          Plot.ruleX([0]),
+        ],
+      },
+    }),
+  },
+  clauses: {
+    arrivals: 'closed loop, 64 slots opened at t = 0, 1,000 requests',
+    clock: 'each tool’s own (send, or scheduled time for MLPerf — equal here)',
+    window: 'whole run',
+    definitions: 'each tool’s headline per-token metric, as read from its source (Table 1)',
+    tokens: 'server counts; LLMPerf with the Llama 2 tokenizer (factor from the tokens experiment)',
+    prompts: 'vLLM random dataset defaults: 1,024 in, 128 out, range ratio 0',
+  },
+});

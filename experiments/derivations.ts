@@ -1,0 +1,137 @@
+/**
+ * §15 Small derivations: MoE expert coverage under uniform routing, the
+ * roofline bounds (batch-one decode speed, the compute-bound knee) and the
+ * roofline envelope of per-user speed against total throughput (Figure 12),
+ * with simulated closed-loop runs plotted inside it.
+ */
+import * as Plot from '@observablehq/plot';
+import { defineExperiment } from '../src/pipeline/experiment.ts';
+import { defaultServerConfig, inferencexLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
+import { closedLoopLittle, num } from './lib/measure.ts';
+import { StepLog } from './lib/step-log.ts';
+import type { NumberValue } from '../src/pipeline/types.ts';
+
+const config = {
+  moe: { experts: 256, perToken: 8, batches: [1, 8, 32, 64, 128, 256] },
+  /** Context length at which the envelope is drawn, tokens (≈ mid-answer of a 1k/1k request). */
+  envelopeContext: 1380,
+  envelopeBatches: [1, 2, 4, 8, 16, 32, 64, 96, 128, 192, 256, 384, 512],
+  /** Closed-loop runs plotted inside the envelope. */
+  runs: { slots: [1, 4, 16, 64, 128, 256], multiplier: 10, isl: 1024, osl: 1024, rangeRatio: 0.8, seed: 1 },
+};
+type Params = { slots: number };
+
+/** Decode-only step of `batch` requests each attending over `ctx` tokens, on the ideal roofline (no efficiency, no overhead). */
+function idealDecode(cfg: ServerConfig, batch: number, ctx: number): { perUser: number; total: number } {
+  const m = cfg.model;
+  const flops = 2 * (m.bodyParams + m.lmHeadParams) * batch + 4 * m.layers * m.dModel * batch * ctx;
+  const bytes = m.streamedWeightBytes + m.kvBytesPerToken * batch * ctx;
+  const t = Math.max(flops / cfg.hw.peakFlops, bytes / cfg.hw.hbmBw);
+  return { perUser: 1 / t, total: batch / t };
+}
+
+export default defineExperiment({
+  id: 'derivations',
+  title: 'Small derivations',
+  config,
+  jobs: (c) => c.runs.slots.map((slots) => ({ id: `closed-${slots}`, params: { slots } })),
+  runJob(c, p: Params, ctx) {
+    const n = p.slots * c.runs.multiplier;
+    const rng = ctx.rng.fork(`seed${c.runs.seed}`);
+    const isl = inferencexLengths(rng.fork('isl'), n, c.runs.isl, c.runs.rangeRatio);
+    const osl = inferencexLengths(rng.fork('osl'), n, c.runs.osl, c.runs.rangeRatio);
+    const log = new StepLog();
+    const r = simulate(defaultServerConfig(), { isl, osl }, { kind: 'closed', slots: p.slots }, { onStep: log.onStep });
+    ctx.progress(1, 1, n);
+    // Per-user speed: mean over requests of (output tokens − 1) / (finish − first token), after the first wave.
+    let s = 0;
+    let k = 0;
+    for (let i = p.slots; i < n; i++) {
+      if (r.osl[i] > 1) {
+        s += (r.osl[i] - 1) / (r.finishT[i] - r.firstT[i]);
+        k++;
+      }
+    }
+    const little = closedLoopLittle(r, (a, b) => log.tokensIn(a, b), p.slots);
+    const w = { start: 0, end: 0 };
+    // Total output throughput in the steady window.
+    let first = Infinity;
+    let lastSend = 0;
+    for (let i = 0; i < n; i++) {
+      first = Math.min(first, r.finishT[i]);
+      lastSend = Math.max(lastSend, r.sendT[i]);
+    }
+    w.start = first;
+    w.end = lastSend;
+    const total = log.tokensIn(w.start, w.end) / (w.end - w.start);
+    return { slots: p.slots, perUser: s / k, total, little };
+  },
+  combine(c, runs) {
+    const cfg = defaultServerConfig();
+    const m = cfg.model;
+    const numbers: Record<string, NumberValue> = {};
+    for (const b of c.moe.batches) {
+      numbers[`moe.coverage.b${b}_pct`] = num(100 * (1 - Math.pow(1 - c.moe.perToken / c.moe.experts, b)), '%');
+    }
+    numbers['roofline.weights_gb'] = num(m.streamedWeightBytes / 1e9, 'GB');
+    numbers['roofline.batch1_bound_tok_per_s'] = num(cfg.hw.hbmBw / m.streamedWeightBytes, 'tok/s');
+    // Weights turn compute-bound when 2 FLOP per parameter per token outrun 2 bytes per parameter per step.
+    numbers['roofline.knee_tokens'] = num(cfg.hw.peakFlops / cfg.hw.hbmBw, 'tokens/step');
+    numbers['roofline.envelope_context_tokens'] = num(c.envelopeContext, 'tokens');
+    const envelope = c.envelopeBatches.map((b) => ({ batch: b, ...idealDecode(cfg, b, c.envelopeContext) }));
+    const little = runs.map((r) => r.little);
+    for (const r of runs) {
+      numbers[`closed${r.slots}.little_in_flight`] = num(r.little.inFlight, 'requests');
+      numbers[`closed${r.slots}.rate_req_per_s`] = num(r.little.rate, 'req/s');
+      numbers[`closed${r.slots}.mean_e2e_s`] = num(r.little.meanE2E, 's');
+    }
+    numbers['little.max_deviation_pct'] = num(100 * Math.max(...little.map((l) => Math.abs(l.ratio - 1))), '%', little.length);
+    // Inside the envelope: the highest simulated per-user speed as a share of the bound at the same total throughput.
+    numbers['runs.inside_envelope'] = num(runs.every((r) => inside(envelope, r.total, r.perUser)) ? 1 : 0, 'boolean', runs.length);
+    return {
+      data: { envelope, runs: runs.map((r) => ({ slots: r.slots, perUser: r.perUser, total: r.total })), context: c.envelopeContext },
+      numbers,
+    };
+  },
+  figures: {
+    envelope: (d) => ({
+      title: 'The roofline envelope',
+      caption: `Per-user decode speed against total output throughput for a Llama 3.1 8B-shaped model in BF16 on an H100-class GPU, decoding at ${d.context} tokens of context on the ideal roofline (line), and the simulated closed-loop runs (dots).`,
+      alt: 'A curve falling from the batch-one speed at the left to a compute-bound wall at the right; the simulated runs all sit below and to the left of it.',
+      plot: {
+        width: 720,
+        height: 380,
+        marginLeft: 60,
+        x: { type: 'log', label: 'total output throughput (tok/s)', grid: true },
+        y: { label: 'per-user speed (tok/s)', grid: true },
+        marks: [
+          Plot.line(d.envelope, { x: 'total', y: 'perUser', stroke: '#D55E00', strokeWidth: 2 }),
+          Plot.dot(d.runs, { x: 'total', y: 'perUser', fill: '#0072B2', r: 4 }),
+          Plot.text(d.runs, { x: 'total', y: 'perUser', text: (r: { slots: number }) => `${r.slots}`, dy: -9, fill: '#0072B2' }),
+          Plot.text(['ideal roofline'], { x: d.envelope[0].total, y: d.envelope[0].perUser, dy: -10, textAnchor: 'start', fill: '#D55E00' }),
+        ],
+      },
+    }),
+  },
+  clauses: {
+    arrivals: 'closed loops of 1–256 slots, 10× prompts (for the dots)',
+    clock: 'server step ends',
+    window: 'per-user speed after the first wave; throughput in the steady window',
+    definitions: 'per-user speed = mean over requests of (output tokens − 1) ÷ (finish − first token); envelope = ideal roofline, no efficiency factors, no overhead',
+    tokens: 'server token counts',
+    prompts: 'InferenceX random lengths in [819, 1,024] in and out',
+  },
+});
+
+/** Is the point (total, perUser) at or below the envelope (interpolated in log total)? */
+function inside(env: { total: number; perUser: number }[], total: number, perUser: number): boolean {
+  for (let i = 1; i < env.length; i++) {
+    if (total <= env[i].total) {
+      const a = env[i - 1];
+      const b = env[i];
+      const f = (Math.log(total) - Math.log(a.total)) / (Math.log(b.total) - Math.log(a.total));
+      return perUser <= a.perUser + Math.max(0, f) * (b.perUser - a.perUser);
+    }
+  }
+  return false;
+}
