@@ -104,6 +104,13 @@ function inputFiles(): string[] {
   return [...new Set(files)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/**
+ * Jobs go to the pool longest first, so the two workers finish together. Seconds
+ * per job measured single-threaded here (src/tokens/measure-all.ts); only the
+ * order matters. Results are combined by tokenizer id, never by completion order.
+ */
+const JOB_SECONDS: Record<string, number> = { gemma3: 5.4, llama2: 4.2, deepseek_v3: 2.2, qwen3: 2.0, llama3: 1.6, o200k: 0.6, gpt2: 0.5 };
+
 const num = (value: number, unit: string, n: number | null = null): NumberValue => ({ value, unit, n, interval: null });
 
 function figure11(data: TokensData): FigureSpec {
@@ -168,13 +175,23 @@ export default defineExperiment<TokensConfig, { tokenizer: string }, TokenizerCo
   title: 'What a token is worth: seven tokenizers over English, Italian and Python',
   config,
   inputs: inputFiles(),
-  jobs: (cfg) => cfg.tokenizers.map((id) => ({ id, params: { tokenizer: id } })),
+  jobs: (cfg) =>
+    [...cfg.tokenizers]
+      .sort((a, b) => (JOB_SECONDS[b] ?? 0) - (JOB_SECONDS[a] ?? 0) || (a < b ? -1 : a > b ? 1 : 0))
+      .map((id) => ({ id, params: { tokenizer: id } })),
   async runJob(cfg, params, ctx: JobContext) {
     const root = (ctx as JobContext & { root?: string }).root ?? process.cwd();
     const corpora = cfg.corpora.map(corpus);
     return countAll(tokenizer(params.tokenizer), corpora, { root, onCorpus: (done, total) => ctx.progress(done, total) });
   },
-  combine(cfg, results) {
+  combine(cfg, jobResults) {
+    // Figure and number order follow the manifest, not the job order.
+    const byId = new Map(jobResults.map((r) => [r.tokenizer, r]));
+    const results = cfg.tokenizers.map((id) => {
+      const r = byId.get(id);
+      if (!r) throw new Error(`tokens: no result for tokenizer ${id}`);
+      return r;
+    });
     const numbers: Numbers = {};
     const rows: TokensRow[] = [];
     const totals = new Map<string, number>();

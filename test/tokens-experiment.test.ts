@@ -28,8 +28,10 @@ const results: TokenizerCount[] = exp.config.tokenizers.map((t) => ({
 describe('tokens experiment', () => {
   const { data, numbers } = exp.combine(exp.config, results);
 
-  it('one job per tokenizer', () => {
-    expect(exp.jobs!(exp.config).map((j) => j.id)).toEqual(['gpt2', 'o200k', 'llama2', 'llama3', 'gemma3', 'deepseek_v3', 'qwen3']);
+  it('one job per tokenizer, longest first; combine does not depend on job order', () => {
+    expect(exp.jobs!(exp.config).map((j) => j.id)).toEqual(['gemma3', 'llama2', 'deepseek_v3', 'qwen3', 'llama3', 'o200k', 'gpt2']);
+    const reversed = exp.combine(exp.config, [...results].reverse());
+    expect(JSON.stringify(reversed)).toBe(JSON.stringify({ data, numbers }));
   });
 
   it('declares every file it reads as an input', () => {
