@@ -103,14 +103,15 @@ function describe(v: unknown): string {
 
 /** Validate a parsed case file and translate it to the simulator's types. `file` names it in messages. */
 export function caseFromJson(json: unknown, file: string): SimCase {
-  const r = new Reader(file);
+  const r: Reader = new Reader(file); // explicit type: lets TS narrow after r.fail() (returns never)
   const root = r.obj(json, 'the file');
   const c = r.obj(root.config, 'config');
   const m = r.obj(c.model, 'config.model');
   const h = r.obj(c.hw, 'config.hw');
   const P = 'config.model';
-  const name = m.name === undefined ? 'unnamed' : m.name;
-  if (typeof name !== 'string') r.fail(`${P}.name`, `is ${describe(name)}; it must be a string`);
+  const rawName = m.name === undefined ? 'unnamed' : m.name;
+  if (typeof rawName !== 'string') r.fail(`${P}.name`, `is ${describe(rawName)}; it must be a string`);
+  const name: string = rawName;
   const cfg: ServerConfig = {
     model: {
       name,
@@ -173,9 +174,9 @@ export function caseFromJson(json: unknown, file: string): SimCase {
     const cap = r.int(cl, 'client', 'cap', 1);
     client = { kind: 'capped', times: r.times(cl.times, 'client.times', n), cap };
   } else if (cl.kind === undefined) {
-    r.fail('client.kind', 'is missing; add "open", "closed" or "capped"');
+    return r.fail('client.kind', 'is missing; add "open", "closed" or "capped"');
   } else {
-    r.fail('client.kind', `is ${describe(cl.kind)}; it must be "open", "closed" or "capped"`);
+    return r.fail('client.kind', `is ${describe(cl.kind)}; it must be "open", "closed" or "capped"`);
   }
   return { cfg, workload: { isl, osl, cached }, client };
 }

@@ -355,20 +355,21 @@ class Engine {
       this.finishT[rid] = tEnd;
       this.free += this.blocksAt(p);
     }
+    // Close the gaps segment by segment with copyWithin (a native memmove): far cheaper
+    // than moving element by element, and a step rarely finishes more than one or two.
     let w = fin[0];
-    let j = 0;
-    for (let r = fin[0]; r < this.nRun; r++) {
-      if (j < nFin && fin[j] === r) {
-        j++;
-        continue;
+    for (let j = 0; j < nFin; j++) {
+      const from = fin[j] + 1;
+      const to = j + 1 < nFin ? fin[j + 1] : this.nRun;
+      if (to > from) {
+        this.rRid.copyWithin(w, from, to);
+        this.rComp.copyWithin(w, from, to);
+        this.rNeed.copyWithin(w, from, to);
+        this.rLeft.copyWithin(w, from, to);
+        this.rSlack.copyWithin(w, from, to);
+        if (this.recordTokens) this.rTok.copyWithin(w, from, to);
+        w += to - from;
       }
-      this.rRid[w] = this.rRid[r];
-      this.rComp[w] = this.rComp[r];
-      this.rNeed[w] = this.rNeed[r];
-      this.rLeft[w] = this.rLeft[r];
-      this.rSlack[w] = this.rSlack[r];
-      this.rTok[w] = this.rTok[r];
-      w++;
     }
     this.nRun = w;
     this.done += nFin;
