@@ -44,7 +44,7 @@ export function canonicalJson(value: unknown, path = '$'): string {
 export function strictJson(value: unknown, what: string): string {
   const text = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
     if (typeof v === 'number' && !Number.isFinite(v)) {
-      throw new TypeError(`${what}: a value at key "${key}" is ${v}; JSON cannot hold it (use null)`);
+      throw new TypeError(`${what}${key === '' ? '' : `: the value at key "${key}"`} is ${v}; JSON cannot hold it (use null)`);
     }
     return v;
   });

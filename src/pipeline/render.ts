@@ -47,7 +47,7 @@ export function renderSvg(spec: FigureSpec, idPrefix: string): string {
   node.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   node.setAttribute('role', 'img');
   node.setAttribute('aria-label', spec.alt);
-  return normalizeSvg(node.outerHTML, idPrefix);
+  return `${normalizeSvg(node.outerHTML, idPrefix)}\n`;
 }
 
 function round(text: string, decimals: number): string {

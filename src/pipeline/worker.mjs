@@ -20,7 +20,7 @@ function deepFreeze(value) {
 function strictJson(value, what) {
   const text = JSON.stringify(value, function (key, v) {
     if (typeof v === 'number' && !Number.isFinite(v)) {
-      throw new TypeError(`${what}: a value at key "${key}" is ${v}; JSON cannot hold it (use null)`);
+      throw new TypeError(`${what}${key === '' ? '' : `: the value at key "${key}"`} is ${v}; JSON cannot hold it (use null)`);
     }
     return v;
   });

@@ -1,0 +1,67 @@
+/** `stopwatches run` as a process: plan lines, exit codes, and Ctrl-C. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+
+const roots: TempRoot[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) r.cleanup();
+});
+
+function cli(root: string, args: string[], onStdout?: (text: string, kill: () => void) => void) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'stopwatches.mjs'), 'run', ...args], { cwd: root, env: { ...process.env, CI: 'true' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      onStdout?.(stdout, () => child.kill('SIGINT'));
+    });
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function registry(r: TempRoot, paths: string[]) {
+  writeFileSync(join(r.root, 'experiments', 'index.ts'), `export const experiments = ${JSON.stringify(paths)};\n`);
+}
+
+describe('stopwatches run', () => {
+  it('plans, runs, writes outputs, and is fresh the second time', async () => {
+    const r = tempRoot();
+    roots.push(r);
+    registry(r, ['experiments/beta.ts']);
+    const first = await cli(r.root, ['--jobs', '1']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^beta {2}missing\n/);
+    expect(first.stdout).toContain('no snapshot yet (test/snapshots/numbers.json): accept this build with: npm run snapshot');
+    expect(first.stdout).toMatch(/built 1 numbers and 0 figures \(1 job run\)/);
+    const second = await cli(r.root, []);
+    expect(second.stdout).toMatch(/^beta {2}fresh\n/);
+    expect(existsSync(join(r.root, 'src/generated/experiments.json'))).toBe(true);
+    const bad = await cli(r.root, ['--only', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('stopwatches: --only: no experiment nope (known: beta)\n');
+  });
+
+  it('Ctrl-C stops the pool, leaves no cache entry and exits 130 with one line', async () => {
+    const r = tempRoot();
+    roots.push(r);
+    registry(r, ['experiments/spin.ts']);
+    let sent = false;
+    const res = await cli(r.root, [], (out, kill) => {
+      if (!sent && out.includes('running 1 job')) {
+        sent = true;
+        setTimeout(kill, 500);
+      }
+    });
+    expect(res.code).toBe(130);
+    expect(res.stderr).toMatch(/^stopwatches: interrupted; (\d+ temp files? removed, )?no cache entry was half-written\n$/);
+    const cache = join(r.root, '.cache', 'experiments');
+    const files = existsSync(cache) ? (readdirSync(cache, { recursive: true }) as string[]).filter((f) => /\.json|\.tmp-/.test(f)) : [];
+    expect(files).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+/** Temp project roots for pipeline tests: fixture experiments copied in, node_modules linked. */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { memoryReporter } from '../src/pipeline/progress.ts';
+import { runPipeline, type RunOptions } from '../src/pipeline/runner.ts';
+
+export const REPO = fileURLToPath(new URL('..', import.meta.url));
+const FIXTURES = join(REPO, 'test', 'fixtures', 'pipeline');
+
+export interface TempRoot {
+  root: string;
+  run(opts?: Partial<RunOptions>): Promise<Awaited<ReturnType<typeof runPipeline>> & { lines: string[] }>;
+  read(path: string): Buffer;
+  edit(path: string, fn: (text: string) => string): void;
+  cacheFiles(): string[];
+  cleanup(): void;
+}
+
+export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experiments/beta.ts']): TempRoot {
+  const root = mkdtempSync(join(tmpdir(), 'stopwatches-pipeline-'));
+  cpSync(FIXTURES, join(root, 'experiments'), { recursive: true });
+  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
+  writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion":3}\n');
+  writeFileSync(join(root, 'package.json'), '{"type":"module","private":true}\n');
+  return {
+    root,
+    async run(opts = {}) {
+      const lines: string[] = [];
+      const result = await runPipeline({ root, registry, jobs: 2, ...opts, effects: { reporter: memoryReporter(lines), ...opts.effects } });
+      return { ...result, lines };
+    },
+    read: (p) => readFileSync(join(root, p)),
+    edit(p, fn) {
+      writeFileSync(join(root, p), fn(readFileSync(join(root, p), 'utf8')));
+    },
+    cacheFiles() {
+      try {
+        return (readdirSync(join(root, '.cache', 'experiments'), { recursive: true }) as string[]).filter((f) => /\.json|\.tmp-/.test(f)).sort();
+      } catch {
+        return [];
+      }
+    },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** The plan line of one experiment, without the padding. */
+export function planOf(lines: string[], id: string): string | undefined {
+  const l = lines.find((x) => x.startsWith(`${id} `));
+  return l?.slice(id.length).trim();
+}

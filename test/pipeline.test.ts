@@ -1,0 +1,193 @@
+/**
+ * The runner's promises: same bytes whatever the worker order; the cache reruns
+ * exactly what changed and says why; corrupt entries are recomputed; an
+ * interrupted write leaves no entry; failures name the job.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
+import { mergeNumbers, validateNumbers } from '../src/pipeline/numbers.ts';
+import { normalizeSvg } from '../src/pipeline/render.ts';
+import { planOf, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+
+const roots: TempRoot[] = [];
+const make = (registry?: string[]) => {
+  const r = tempRoot(registry);
+  roots.push(r);
+  return r;
+};
+afterEach(() => {
+  for (const r of roots.splice(0)) r.cleanup();
+});
+
+const OUTPUTS = ['src/generated/numbers.json', 'src/generated/figures/alpha.samples.svg', 'src/generated/figures/alpha.samples.png', 'src/generated/data/alpha.json'];
+
+describe('determinism', () => {
+  it('gives the same bytes with 1 or 2 workers, in registry or reverse order, cached or fresh', async () => {
+    const a = make();
+    const b = make();
+    await a.run({ jobs: 1 });
+    await b.run({ jobs: 2, submitOrder: 'reverse' });
+    for (const f of OUTPUTS) expect(b.read(f).equals(a.read(f)), f).toBe(true);
+    const again = await a.run({ jobs: 2, submitOrder: 'reverse', force: true });
+    expect(planOf(again.lines, 'alpha')).toBe('forced (3 jobs)');
+    const warm = await b.run();
+    expect(warm.experiments.map((e) => e.ran)).toEqual([0, 0]);
+    for (const f of OUTPUTS) expect(b.read(f).equals(a.read(f)), f).toBe(true);
+    const numbers = JSON.parse(a.read('src/generated/numbers.json').toString());
+    expect(Object.keys(numbers)).toEqual(['alpha.mean_ms', 'alpha.seeds.count', 'beta.mean']);
+    expect(numbers['alpha.mean_ms']).toMatchObject({ unit: 'ms', n: 60000, experiment: 'alpha', intervalKind: 'min–max over 3 seeds' });
+    // runtimes live in provenance only
+    expect(a.read('src/generated/numbers.json').toString()).not.toMatch(/runtime/);
+    const index = JSON.parse(a.read('src/generated/figures/index.json').toString());
+    expect(index['alpha.samples'].provenance).toMatchObject({ file: 'experiments/alpha.ts', seeds: [1, 2, 3], jobs: 3 });
+    const svg = a.read('src/generated/figures/alpha.samples.svg').toString();
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('id="alpha-samples-1"');
+    expect(svg).toContain('aria-label="Dots of 75 exponential draws, coloured by seed."');
+    expect(svg).not.toMatch(/="[^"]*\d\.\d{3,}/);
+  });
+});
+
+describe('cache', () => {
+  it('reruns only the experiment whose import closure changed, and says which file', async () => {
+    const r = make();
+    const cold = await r.run();
+    expect(planOf(cold.lines, 'alpha')).toBe('missing (3 jobs)');
+    expect(planOf(cold.lines, 'beta')).toBe('missing');
+    const warm = await r.run();
+    expect([planOf(warm.lines, 'alpha'), planOf(warm.lines, 'beta')]).toEqual(['fresh', 'fresh']);
+    expect(warm.experiments.map((e) => e.ran)).toEqual([0, 0]);
+
+    r.edit('experiments/lib/alpha-only.ts', (t) => t.replace('SCALE_MS = 10', 'SCALE_MS = 12'));
+    const edited = await r.run();
+    expect(planOf(edited.lines, 'alpha')).toBe('stale: experiments/lib/alpha-only.ts changed (3 jobs)');
+    expect(planOf(edited.lines, 'beta')).toBe('fresh');
+    expect(edited.experiments.map((e) => e.ran)).toEqual([3, 0]);
+    expect(edited.numbers['alpha.mean_ms']!.value).not.toBe(cold.numbers['alpha.mean_ms']!.value);
+    expect(edited.numbers['beta.mean']).toEqual(cold.numbers['beta.mean']);
+
+    r.edit('experiments/lib/shared.ts', (t) => `${t}\n// a comment is a change too\n`);
+    const shared = await r.run();
+    expect(planOf(shared.lines, 'alpha')).toBe('stale: experiments/lib/shared.ts changed (3 jobs)');
+    expect(planOf(shared.lines, 'beta')).toBe('stale: experiments/lib/shared.ts changed');
+
+    // Back to the old code: its entries are still there (content-addressed).
+    r.edit('experiments/lib/alpha-only.ts', (t) => t.replace('SCALE_MS = 12', 'SCALE_MS = 10'));
+    r.edit('experiments/lib/shared.ts', (t) => t.replace('\n// a comment is a change too\n', ''));
+    const back = await r.run();
+    expect(back.experiments.map((e) => e.ran)).toEqual([0, 0]);
+    expect(back.numbers).toEqual(cold.numbers);
+  });
+
+  it('reruns on a changed seed or config', async () => {
+    const r = make();
+    await r.run();
+    r.edit('experiments/alpha.ts', (t) => t.replace('seeds: [1, 2, 3]', 'seeds: [1, 2, 4]'));
+    const seeds = await r.run();
+    // The config lives in the module, so both are said.
+    expect(planOf(seeds.lines, 'alpha')).toBe('stale: config changed, experiments/alpha.ts changed (3 jobs)');
+    expect(seeds.experiments[0]!.ran).toBe(3);
+    expect(planOf(seeds.lines, 'beta')).toBe('fresh');
+    r.edit('experiments/beta.ts', (t) => t.replace('draws: 5_000', 'draws: 5_001'));
+    const config = await r.run();
+    expect(planOf(config.lines, 'beta')).toBe('stale: config changed, experiments/beta.ts changed');
+    expect(planOf(config.lines, 'alpha')).toBe('fresh');
+  });
+
+  it('detects a corrupt entry, recomputes it and never trusts it', async () => {
+    const r = make();
+    const first = await r.run();
+    const dir = join(r.root, '.cache', 'experiments', 'alpha', 'seed-2');
+    const [entry] = readdirSync(dir);
+    const path = join(dir, entry!);
+    const text = readFileSync(path, 'utf8');
+    // Same length, one digit changed in the result: only the hash can tell.
+    const body = text.indexOf('\n') + 1;
+    const at = text.indexOf('"mean":', body) + 8;
+    const flipped = text.slice(0, at) + (text[at] === '1' ? '2' : '1') + text.slice(at + 1);
+    writeFileSync(path, flipped);
+    const again = await r.run();
+    expect(planOf(again.lines, 'alpha')).toBe('corrupt: entry of job seed-2 corrupt (hash mismatch) (1 of 3 jobs)');
+    expect(again.experiments[0]!.ran).toBe(1);
+    expect(again.numbers).toEqual(first.numbers);
+    const rewritten = readFileSync(path, 'utf8');
+    expect(rewritten.slice(rewritten.indexOf('\n'))).toBe(text.slice(text.indexOf('\n')));
+    writeFileSync(path, 'garbage');
+    expect(planOf((await r.run()).lines, 'alpha')).toMatch(/^corrupt: entry of job seed-2 corrupt \(unreadable header\)/);
+  });
+
+  it('leaves no entry (and no temp file) when a write fails half-way', async () => {
+    const r = make(['experiments/beta.ts']);
+    const halfThenFail = async (tmp: string, data: string | Uint8Array) => {
+      await writeFile(tmp, typeof data === 'string' ? data.slice(0, data.length >> 1) : data.subarray(0, data.length >> 1));
+      throw new Error('disk full');
+    };
+    await expect(r.run({ effects: { writeCacheEntry: (p, d) => writeFileAtomic(p, d, halfThenFail) } })).rejects.toThrow('disk full');
+    expect(r.cacheFiles()).toEqual([]);
+    const next = await r.run();
+    expect(planOf(next.lines, 'beta')).toBe('missing');
+    expect(r.cacheFiles()).toHaveLength(1);
+  });
+});
+
+describe('failures', () => {
+  it('names the job that timed out', async () => {
+    const r = make(['experiments/spin.ts']);
+    await expect(r.run({ timeoutSeconds: 1 })).rejects.toThrow(/^job spin\/forever timed out after 1 s/);
+    expect(r.cacheFiles()).toEqual([]);
+  });
+
+  it('names the job that threw, and refuses results JSON cannot hold', async () => {
+    const r = make(['experiments/broken.ts']);
+    await expect(r.run({ jobs: 1 })).rejects.toThrow(/job broken\/throws failed: the simulator fell over/);
+    r.edit('experiments/broken.ts', (t) => t.replace("{ id: 'throws', params: { kind: 'throws' } }, ", ''));
+    await expect(r.run()).rejects.toThrow(/job broken\/nan failed: broken\/nan: runJob's result is NaN/);
+  });
+
+  it('rejects two experiments with one id, naming both files', async () => {
+    const r = make(['experiments/beta.ts', 'experiments/beta-copy.ts']);
+    writeFileSync(join(r.root, 'experiments', 'beta-copy.ts'), readFileSync(join(r.root, 'experiments', 'beta.ts')));
+    await expect(r.run()).rejects.toThrow('experiment id beta is used by both experiments/beta.ts and experiments/beta-copy.ts');
+  });
+
+  it('rejects duplicate and invalid numbers, naming them', () => {
+    const n = { value: 1, unit: 'ms', n: 1, interval: null };
+    expect(() => mergeNumbers([{ experiment: 'a', numbers: { 'b.c': n } }, { experiment: 'a.b', numbers: { c: n } }])).toThrow(
+      'number id a.b.c is produced by both a and a.b',
+    );
+    expect(() => validateNumbers('x', { p99: { ...n, value: Number.NaN } })).toThrow('x: number "p99": value is NaN');
+    expect(() => validateNumbers('x', { p99: { ...n, interval: [2, 1] } })).toThrow('has low > high');
+  });
+});
+
+describe('--only and optional registry entries', () => {
+  it('keeps the other experiments\' outputs and skips modules not written yet', async () => {
+    const r = make(['experiments/alpha.ts', 'experiments/beta.ts']);
+    const full = await r.run();
+    r.edit('experiments/beta.ts', (t) => t.replace('draws: 5_000', 'draws: 6_000'));
+    const only = await r.run({ only: ['alpha'] });
+    expect(only.experiments.map((e) => e.id)).toEqual(['alpha']);
+    expect(only.numbers['beta.mean']).toEqual(full.numbers['beta.mean']);
+    expect(existsSync(join(r.root, 'src/generated/figures/alpha.samples.svg'))).toBe(true);
+    await expect(r.run({ only: ['gamma'] })).rejects.toThrow('--only: no experiment gamma (known: alpha, beta)');
+    const opt = await r.run({ registry: ['experiments/beta.ts', { path: 'experiments/later.ts', optional: true }] });
+    expect(opt.absent).toEqual(['experiments/later.ts']);
+    expect(opt.lines.some((l) => l.includes('experiments/later.ts is not written yet'))).toBe(true);
+    expect(existsSync(join(r.root, 'src/generated/figures/alpha.samples.svg'))).toBe(false);
+  });
+});
+
+describe('normalizeSvg', () => {
+  it('renumbers ids with the figure prefix and rounds numbers in attributes only', () => {
+    const svg =
+      '<svg width="640"><clipPath id="plot-clip-7"><rect x="1.23456" /></clipPath>' +
+      '<g clip-path="url(#plot-clip-7)" class="plot-d6a7b5"><path d="M0.004,-0.001L10.5,3" /><text x="3.14159">0.12345</text></g></svg>';
+    expect(normalizeSvg(svg, 'first-wave.ttft')).toBe(
+      '<svg width="640"><clipPath id="first-wave-ttft-1"><rect x="1.23" /></clipPath>' +
+        '<g clip-path="url(#first-wave-ttft-1)" class="plot-d6a7b5"><path d="M0,0L10.5,3" /><text x="3.14">0.12345</text></g></svg>',
+    );
+  });
+});
