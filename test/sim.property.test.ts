@@ -210,6 +210,13 @@ describe('errors', () => {
     expect(run).toThrow(/no request could be scheduled/);
   });
 
+  it('turns the reference\'s deadlock into a SimulationError', () => {
+    // bypass validation: a closed loop with no slots never sends anything
+    const run = () => runEngine(cfg, { isl: [4], osl: [1] }, { kind: 'closed', slots: 0 });
+    expect(run).toThrow(SimulationError);
+    expect(run).toThrow(/deadlock/);
+  });
+
   it('handles an empty workload', () => {
     const res = simulate(cfg, { isl: [], osl: [] }, { kind: 'open', times: [] });
     expect(res.steps).toBe(0);
