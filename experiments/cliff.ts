@@ -1,0 +1,90 @@
+/**
+ * §8 The cliff (Figure 7). Open-loop Poisson arrivals at loads around the
+ * closed-loop sweep's peak rate, many seeds per load: the share of runs whose
+ * p99 TTFT exceeds one second, with a Wilson score 95% interval — the share is
+ * a coin with few tosses, so the interval is printed with it.
+ */
+import * as Plot from '@observablehq/plot';
+import { defineExperiment } from '../src/pipeline/experiment.ts';
+import { wilsonInterval } from '../src/stats/index.ts';
+import { num, shareNum } from './lib/measure.ts';
+import { closedPoint, openRun, p99 } from './lib/sweep.ts';
+import type { NumberValue } from '../src/pipeline/types.ts';
+
+const config = {
+  loadsPct: [90, 95, 98, 100, 102],
+  seedsPerLoad: 40,
+  firstSeed: 1001,
+  requests: 8000,
+  peakSlots: 256,
+  collapseMs: 1000,
+};
+type Params = { loadPct: number; seed: number };
+interface Result extends Params {
+  p99Ms: number;
+  preemptions: number;
+}
+
+export default defineExperiment({
+  id: 'cliff',
+  title: 'The cliff',
+  config,
+  timeoutSeconds: 1800,
+  jobs: (c) =>
+    c.loadsPct.flatMap((loadPct) =>
+      Array.from({ length: c.seedsPerLoad }, (_, k) => ({ id: `${loadPct}pct-s${k}`, params: { loadPct, seed: c.firstSeed + k } })),
+    ),
+  runJob(c, p: Params, ctx): Result {
+    const rate = (closedPoint(c.peakSlots).rate * p.loadPct) / 100;
+    const o = openRun(rate, c.requests, p.seed);
+    ctx.progress(1, 1, c.requests);
+    return { ...p, p99Ms: p99(o.ttftMs), preemptions: o.preemptions };
+  },
+  combine(c, results: Result[]) {
+    const n: Record<string, NumberValue> = {};
+    const bars = c.loadsPct.map((load) => {
+      const g = results.filter((r) => r.loadPct === load);
+      const bad = g.filter((r) => r.p99Ms > c.collapseMs);
+      const w = wilsonInterval(bad.length, g.length, 0.95);
+      n[`load${load}.collapsed`] = num(bad.length, 'runs', g.length);
+      n[`load${load}.collapsed_share_pct`] = shareNum(bad.length, g.length);
+      const fine = g.filter((r) => r.p99Ms <= c.collapseMs);
+      if (fine.length) {
+        n[`load${load}.fine_p99_min_ms`] = num(Math.min(...fine.map((r) => r.p99Ms)), 'ms', fine.length);
+        n[`load${load}.fine_p99_max_ms`] = num(Math.max(...fine.map((r) => r.p99Ms)), 'ms', fine.length);
+      }
+      return { load, share: 100 * w.p, lo: 100 * w.lo, hi: 100 * w.hi, runs: g.length, collapsed: bad.length };
+    });
+    n['runs_per_load'] = num(c.seedsPerLoad, 'runs');
+    n['requests_per_run'] = num(c.requests, 'requests');
+    return { data: { bars, runs: results.map((r) => ({ load: r.loadPct, p99: r.p99Ms })) }, numbers: n };
+  },
+  figures: {
+    share: (d) => ({
+      title: 'Share of runs that fell off the cliff',
+      caption:
+        'Open-loop runs at loads around the sweep’s peak rate; a run has collapsed when its p99 time to first token exceeds one second. Bars: share of runs; whiskers: Wilson score 95% intervals.',
+      alt: `Bars of collapsed share by load, from ${d.bars[0].load}% to ${d.bars[d.bars.length - 1].load}% of the peak, rising near and above the peak, with wide intervals.`,
+      plot: {
+        width: 720,
+        height: 320,
+        marginLeft: 56,
+        x: { label: 'load (% of the sweep’s peak rate)', type: 'band', domain: d.bars.map((b: { load: number }) => b.load) },
+        y: { label: 'runs collapsed (%)', domain: [0, 100], grid: true },
+        marks: [
+          Plot.barY(d.bars, { x: 'load', y: 'share', fill: '#0072B2', fillOpacity: 0.8 }),
+          Plot.ruleX(d.bars, { x: 'load', y1: 'lo', y2: 'hi', stroke: 'currentColor', strokeWidth: 2 }),
+          Plot.text(d.bars, { x: 'load', y: 'hi', text: (b: { collapsed: number; runs: number }) => `${b.collapsed}/${b.runs}`, dy: -8 }),
+        ],
+      },
+    }),
+  },
+  clauses: {
+    arrivals: 'open loop, Poisson at 90–102% of the 256-slot closed loop’s delivered rate; 40 seeds per load',
+    clock: 'from send (= due)',
+    window: 'first and last 10% of each run’s requests dropped',
+    definitions: 'collapsed = p99 TTFT (numpy linear) above 1 s; share with Wilson score 95% interval',
+    tokens: 'server token counts',
+    prompts: 'InferenceX random lengths in [819, 1,024] in and out; 8,000 requests per run',
+  },
+});
