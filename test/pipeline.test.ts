@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
 import { mergeNumbers, validateNumbers } from '../src/pipeline/numbers.ts';
 import { normalizeSvg } from '../src/pipeline/render.ts';
+import { dependencyOrder } from '../src/pipeline/runner.ts';
+import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
 import { planOf, tempRoot, type TempRoot } from './pipeline-helpers.ts';
 
 const roots: TempRoot[] = [];
@@ -177,6 +179,48 @@ describe('--only and optional registry entries', () => {
     expect(opt.absent).toEqual(['experiments/later.ts']);
     expect(opt.lines.some((l) => l.includes('experiments/later.ts is not written yet'))).toBe(true);
     expect(existsSync(join(r.root, 'src/generated/figures/alpha.samples.svg'))).toBe(false);
+  });
+});
+
+describe('needs', () => {
+  it('combines an experiment after the ones it needs, and pulls them into --only', async () => {
+    const r = make(['experiments/gamma.ts', 'experiments/beta.ts']);
+    const all = await r.run();
+    expect(all.numbers['gamma.double_mean']!.value).toBe(2 * all.numbers['beta.mean']!.value);
+    expect(Object.keys(all.numbers)).toEqual(['beta.mean', 'gamma.double_mean']);
+    const only = await r.run({ only: ['gamma'] });
+    expect(only.experiments.map((e) => e.id)).toEqual(['gamma', 'beta']);
+    r.edit('experiments/gamma.ts', (t) => t.replace("deps.number('beta.mean')", "deps.number('beta.median')"));
+    await expect(r.run()).rejects.toThrow('gamma: deps.number("beta.median"): beta has no such number');
+    r.edit('experiments/gamma.ts', (t) => t.replace("deps.number('beta.median')", "deps.number('alpha.mean_ms')"));
+    await expect(r.run()).rejects.toThrow('gamma: deps.number("alpha.mean_ms"): not a number of an experiment it needs (needs: beta)');
+  });
+
+  it('orders by needs and names a cycle', () => {
+    expect(dependencyOrder([{ id: 'a', needs: ['c'] }, { id: 'b' }, { id: 'c', needs: ['b'] }])).toEqual(['b', 'c', 'a']);
+    expect(() => dependencyOrder([{ id: 'a', needs: ['b'] }, { id: 'b', needs: ['a'] }])).toThrow('experiments need each other in a cycle: a → b → a');
+  });
+});
+
+describe('npm run snapshot', () => {
+  it('copies numbers and figures, says what changed, removes stale figures, refuses under CI', async () => {
+    const r = make(['experiments/alpha.ts']);
+    await r.run({ png: false });
+    const lines: string[] = [];
+    expect(() => acceptSnapshot({ root: r.root, env: { CI: 'true' }, log: (l) => lines.push(l) })).toThrow('refusing to write snapshots under CI');
+    writeFileSync(join(r.root, 'src/generated/figures/alpha.samples.png'), 'png');
+    const first = acceptSnapshot({ root: r.root, env: {}, log: (l) => lines.push(l) });
+    expect(first.numbers).toEqual(['alpha.mean_ms', 'alpha.seeds.count']);
+    expect(first.figures.added).toEqual(['alpha.samples.png', 'alpha.samples.svg']);
+    expect(r.read('test/snapshots/numbers.json').equals(r.read('src/generated/numbers.json'))).toBe(true);
+    writeFileSync(join(r.root, 'test/snapshots/figures/gone.svg'), '<svg/>');
+    const second = acceptSnapshot({ root: r.root, env: {}, log: (l) => lines.push(l) });
+    expect(second).toEqual({ numbers: [], figures: { changed: [], added: [], removed: ['gone.svg'] } });
+    expect(lines[0]).toBe('snapshot: 2 numbers changed; figures: 0 changed, 2 new, 0 removed');
+    const after = await r.run({ png: false });
+    expect(after.numberChanges).toEqual([]);
+    expect(after.figureChanges).toEqual([]);
+    expect(after.lines).toContain('numbers and figures match test/snapshots/ (2 numbers, 1 figures)');
   });
 });
 

@@ -23,7 +23,7 @@ import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
 import { plainReporter, type Reporter } from './progress.ts';
 import { resolveRegistry, type RegistryEntry } from './registry.ts';
 import { renderPng, renderSvg } from './render.ts';
-import type { Clauses, ExperimentDefinition, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
+import type { Clauses, CombineDeps, ExperimentDefinition, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
 
 /** Per-job timeout when neither the experiment nor `--timeout` sets one: generous, paper-size runs take minutes. */
 export const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
@@ -179,6 +179,7 @@ function validateDefinition(def: unknown, path: string): asserts def is Experime
   if (typeof d.combine !== 'function') throw bad('combine is missing');
   if (!d.clauses || typeof d.clauses !== 'object') throw bad('clauses are missing');
   if (d.jobs !== undefined && typeof d.jobs !== 'function') throw bad('jobs must be a function of the config');
+  if (d.needs !== undefined && !(Array.isArray(d.needs) && d.needs.every((n) => typeof n === 'string'))) throw bad('needs must be an array of experiment ids');
 }
 
 function uniq<T>(xs: T[]): T[] {
@@ -248,6 +249,7 @@ export interface FigureIndexEntry {
 export interface ExperimentIndexEntry {
   id: string;
   title: string;
+  needs: string[];
   config: unknown;
   clauses: Clauses;
   provenance: Provenance;
@@ -298,11 +300,26 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     if (prior) throw new UserError(`experiment id ${l.def.id} is used by both ${prior.path} and ${l.path}`);
     byId.set(l.def.id, l);
   }
+  for (const l of loaded) {
+    for (const need of l.def.needs ?? []) {
+      if (!byId.has(need)) throw new UserError(`${l.path}: needs ${need}, which is not in the registry (known: ${[...byId.keys()].join(', ')})`);
+    }
+  }
+  const combineOrder = dependencyOrder(loaded.map((l) => l.def));
+  let wanted: Set<string> | undefined;
   if (options.only?.length) {
     const unknown = options.only.filter((id) => !byId.has(id));
     if (unknown.length) throw new UserError(`--only: no experiment ${unknown.join(', ')} (known: ${[...byId.keys()].join(', ') || 'none'})`);
+    // An experiment's needs come along: its combine reads their numbers.
+    wanted = new Set<string>();
+    const add = (id: string) => {
+      if (wanted!.has(id)) return;
+      wanted!.add(id);
+      for (const n of byId.get(id)!.def.needs ?? []) add(n);
+    };
+    for (const id of options.only) add(id);
   }
-  const selected = loaded.filter((l) => !options.only?.length || options.only.includes(l.def.id));
+  const selected = loaded.filter((l) => !wanted || wanted.has(l.def.id));
   checkAbort();
 
   // 2. Plan: a key per job, looked up in the cache; one line per experiment.
@@ -413,18 +430,37 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   const figureIndex: Record<string, FigureIndexEntry> = {};
   const experimentIndex: ExperimentIndexEntry[] = [];
   const producedFigures: string[] = [];
-  for (const p of planned) {
+  // Combine in dependency order (an experiment after those it needs), output in registry order.
+  const combinedById = new Map<string, { data: unknown; numbers: Numbers }>();
+  const plannedById = new Map(planned.map((p) => [p.id, p]));
+  for (const id of combineOrder) {
+    const p = plannedById.get(id);
+    if (!p) continue;
     const { def } = p.loaded;
     const results = p.jobs.map((j) => JSON.parse(j.text!) as unknown);
+    const deps: CombineDeps = {
+      number(full: string) {
+        const owner = (def.needs ?? []).find((n) => full.startsWith(`${n}.`));
+        if (!owner) throw new UserError(`${def.id}: deps.number(${JSON.stringify(full)}): not a number of an experiment it needs (needs: ${(def.needs ?? []).join(', ') || 'none'})`);
+        const v = combinedById.get(owner)?.numbers[full.slice(owner.length + 1)];
+        if (!v) throw new UserError(`${def.id}: deps.number(${JSON.stringify(full)}): ${owner} has no such number`);
+        return { ...v, experiment: owner };
+      },
+    };
     let combined: { data: unknown; numbers: Numbers };
     try {
-      combined = def.combine(def.config, results) as typeof combined;
+      combined = def.combine(def.config, results, deps) as typeof combined;
     } catch (err) {
-      (err as Error).message = `${def.id}: combine failed: ${(err as Error).message}`;
+      if (!(err instanceof UserError)) (err as Error).message = `${def.id}: combine failed: ${(err as Error).message}`;
       throw err;
     }
     if (!combined || typeof combined !== 'object' || !('numbers' in combined)) throw new UserError(`${def.id}: combine() must return { data, numbers }`);
     validateNumbers(def.id, combined.numbers);
+    combinedById.set(id, combined);
+  }
+  for (const p of planned) {
+    const { def } = p.loaded;
+    const combined = combinedById.get(p.id)!;
     parts.push({ experiment: def.id, numbers: combined.numbers });
     const provenance: Provenance = {
       file: p.loaded.path,
@@ -465,6 +501,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     experimentIndex.push({
       id: def.id,
       title: def.title,
+      needs: def.needs ?? [],
       config: def.config,
       clauses: def.clauses,
       provenance,
@@ -536,6 +573,23 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     numberChanges,
     figureChanges,
   };
+}
+
+/** Experiment ids, each after the ones it needs, otherwise in registry order; a cycle is an error naming it. */
+export function dependencyOrder(defs: Pick<ExperimentDefinition, 'id' | 'needs'>[]): string[] {
+  const byId = new Map(defs.map((d) => [d.id, d]));
+  const out: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string, path: string[]) => {
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'visiting') throw new UserError(`experiments need each other in a cycle: ${[...path.slice(path.indexOf(id)), id].join(' → ')}`);
+    state.set(id, 'visiting');
+    for (const n of byId.get(id)?.needs ?? []) if (byId.has(n)) visit(n, [...path, id]);
+    state.set(id, 'done');
+    out.push(id);
+  };
+  for (const d of defs) visit(d.id, []);
+  return out;
 }
 
 async function removeStale(dir: string, keepNames: Set<string>): Promise<void> {

@@ -73,6 +73,12 @@ export interface JobContext {
   root: string;
 }
 
+/** What `combine` may read besides its own results: numbers of the experiments it `needs`. */
+export interface CombineDeps {
+  /** A number by its full id (`tokens.llmperf_inflation.english_docs_x`); throws naming the id if absent or not needed. */
+  number(id: string): NumberValue & { experiment: string };
+}
+
 export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
   id: string;
   title: string;
@@ -84,8 +90,16 @@ export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
   jobs?(config: C): JobSpec<P>[];
   /** Pure: no I/O except declared inputs, no clock, no globals. Returns JSON-serializable data. */
   runJob(config: C, params: P, ctx: JobContext): J | Promise<J>;
-  /** Merges the jobs' results (in job order) into the experiment's data and numbers. */
-  combine(config: C, results: J[]): { data: D; numbers: Numbers };
+  /**
+   * Ids of experiments whose numbers `combine` reads through `deps.number(id)`.
+   * They are combined first (whatever the registry order) and join `--only` runs.
+   */
+  needs?: string[];
+  /**
+   * Merges the jobs' results (in job order) into the experiment's data and numbers.
+   * Runs in the main thread on every build (cheap, never cached).
+   */
+  combine(config: C, results: J[], deps: CombineDeps): { data: D; numbers: Numbers };
   /** Figure functions of the data, in display order; the key names the figure (`<experiment>.<key>.svg`). */
   figures?: Record<string, (data: D) => FigureSpec>;
   clauses: Clauses;
