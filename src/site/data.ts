@@ -240,15 +240,21 @@ export function loadExperiments(): ExperimentMeta[] {
   const list: [string | null, Record<string, any>][] = Array.isArray(raw)
     ? raw.map((r) => [null, r])
     : Object.entries((raw as Record<string, any>).experiments ?? (raw as Record<string, any>));
-  return list.map(([k, r]) => ({
-    id: str(r.id, k ?? ''),
-    title: str(r.title),
-    file: r.file ?? null,
-    configHash: r.configHash ?? r.hash ?? r.key ?? null,
-    seeds: Array.isArray(r.seeds) ? r.seeds : [],
-    runtime: r.runtime ?? r.runtimeS ?? (typeof r.runtimeMs === 'number' ? r.runtimeMs / 1000 : null),
-    status: r.status ?? null,
-  }));
+  return list.map(([k, r]) => {
+    const p = r.provenance ?? {};
+    const rt = p.runtime ?? r.runtime ?? p.runtimeS ?? r.runtimeS;
+    const ms = p.runtimeMs ?? r.runtimeMs;
+    const seeds = p.seeds ?? r.seeds;
+    return {
+      id: str(r.id, k ?? ''),
+      title: str(r.title),
+      file: p.file ?? r.file ?? null,
+      configHash: p.configHash ?? r.configHash ?? r.hash ?? r.key ?? null,
+      seeds: Array.isArray(seeds) ? seeds : [],
+      runtime: rt ?? (typeof ms === 'number' ? ms / 1000 : null),
+      status: r.status ?? p.status ?? null,
+    };
+  });
 }
 
 /** Seconds as a reader wants them: `0.4 s`, `12 s`, `3 min 20 s`. */

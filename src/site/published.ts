@@ -21,6 +21,16 @@ export interface Published {
   where: string;
   /** Why ours may differ (shown in the 'why' column). */
   note?: string;
+  /** Decimals to print the published value with (default: as many as it was written with, at most three). */
+  digits?: number;
+}
+
+/** Decimals of a published value as written: 6.3 → 1, 10.172 → 3, 1105 → 0 (at most three). */
+export function publishedDigits(p: Published): number {
+  if (p.digits !== undefined) return p.digits;
+  const s = String(p.published);
+  const i = s.indexOf('.');
+  return i < 0 || s.includes('e') ? 0 : Math.min(3, s.length - i - 1);
 }
 
 const SEED_TAIL = 'single-seed tail: random draws differ from the article’s';
@@ -38,9 +48,8 @@ export const PUBLISHED: Published[] = [
   { id: 'definitions.speed.max_toks', published: 105.5, unit: 'tok/s', where: 'Figure 1' },
   { id: 'definitions.itl.median_ms', published: 9.5, unit: 'ms', where: 'Where the clock starts' },
   { id: 'definitions.tpot.mean_ms', published: 17.4, unit: 'ms', where: 'Where the clock starts' },
-  { id: 'definitions.gaps.prefill_pct', published: 100 / 17, unit: '%', where: 'Where the clock starts', note: 'published as “about one gap in seventeen”' },
+  { id: 'definitions.gaps.prefill_pct', published: 100 / 17, digits: 1, unit: '%', where: 'Where the clock starts', note: 'published as “about one gap in seventeen”' },
   { id: 'definitions.gaps.over100_pct', published: 5.9, unit: '%', where: 'Where the clock starts' },
-  { id: 'definitions.llmperf.extra_tokens_pct', published: 18, unit: '%', where: 'Where the clock starts', note: 'depends on the English corpus; ours is not the article’s' },
 
   // ---- §2 first wave (Figure 2)
   { id: 'first-wave.p99.all_ms', published: 1105, unit: 'ms', where: 'Figure 2' },
@@ -105,8 +114,8 @@ export const PUBLISHED: Published[] = [
   { id: 'cliff.l90.collapsed_pct', published: 0, unit: '%', where: 'Figure 7' },
   { id: 'cliff.l95.collapsed_pct', published: 0, unit: '%', where: 'Figure 7' },
   { id: 'cliff.l98.collapsed_pct', published: 0, unit: '%', where: 'Figure 7' },
-  { id: 'cliff.l100.collapsed_pct', published: (5 / 15) * 100, unit: '%', where: 'Figure 7', note: 'published as five of fifteen; see the interval' },
-  { id: 'cliff.l102.collapsed_pct', published: (5 / 11) * 100, unit: '%', where: 'Figure 7', note: 'published as five of eleven; see the interval' },
+  { id: 'cliff.l100.collapsed_pct', published: (5 / 15) * 100, digits: 1, unit: '%', where: 'Figure 7', note: 'published as five of fifteen; see the interval' },
+  { id: 'cliff.l102.collapsed_pct', published: (5 / 11) * 100, digits: 1, unit: '%', where: 'Figure 7', note: 'published as five of eleven; see the interval' },
 
   // ---- §9 coordinated omission (Figure 8)
   { id: 'omission.send.p99.min_ms', published: 39, unit: 'ms', where: 'Figure 8' },
@@ -162,18 +171,18 @@ export const PUBLISHED: Published[] = [
   { id: 'sensitivity.metronome.b16384_x', published: 14.7, unit: '×', where: 'Figure 10' },
 
   // ---- §14 tokens (Figure 11)
-  { id: 'tokens.en.llama3_per1k', published: 217.9, unit: 'tokens', where: 'Figure 11', note: 'different English corpus (the article’s is not public)' },
-  { id: 'tokens.en.llama2_per1k', published: 258.0, unit: 'tokens', where: 'Figure 11', note: 'different English corpus (the article’s is not public)' },
-  { id: 'tokens.en.llama3_fewer_pct', published: 15.6, unit: '%', where: 'What a token is' },
-  { id: 'tokens.py.llama2_vs_llama3_x', published: 1.31, unit: '×', where: 'What a token is' },
-  { id: 'tokens.py.gpt2_vs_llama3_x', published: 2.17, unit: '×', where: 'What a token is' },
-  { id: 'tokens.it.llama3_pct', published: 34, unit: '%', where: 'What a token is', note: 'our own English/Italian text' },
-  { id: 'tokens.it.gpt2_pct', published: 67, unit: '%', where: 'What a token is', note: 'our own English/Italian text' },
-  { id: 'tokens.it.gemma_pct', published: 9, unit: '%', where: 'What a token is', note: 'Gemma 3 here, Gemma 4 in the article' },
-  { id: 'tokens.lang.min_pct', published: 8, unit: '%', where: 'Figure 11' },
-  { id: 'tokens.lang.max_pct', published: 67, unit: '%', where: 'Figure 11' },
-  { id: 'tokens.llmperf.en_pct', published: 18.4, unit: '%', where: 'What a token is' },
-  { id: 'tokens.llmperf.py_pct', published: 31, unit: '%', where: 'What a token is' },
+  { id: 'tokens.per_kchar.llama3.english_docs', published: 217.9, unit: 'tok/kchar', where: 'Figure 11', note: 'different English corpus (the article’s is not public)' },
+  { id: 'tokens.per_kchar.llama2.english_docs', published: 258.0, digits: 1, unit: 'tok/kchar', where: 'Figure 11', note: 'different English corpus (the article’s is not public)' },
+  { id: 'tokens.llama3_fewer_than_llama2.english_docs_pct', published: 15.6, unit: '%', where: 'What a token is', note: 'different English corpus (the article’s is not public)' },
+  { id: 'tokens.ratio.llama2_over_llama3.python_asyncio_x', published: 1.31, unit: '×', where: 'What a token is' },
+  { id: 'tokens.ratio.gpt2_over_llama3.python_asyncio_x', published: 2.17, unit: '×', where: 'What a token is' },
+  { id: 'tokens.italian_extra.llama3_pct', published: 34, unit: '%', where: 'What a token is', note: 'our own English/Italian text' },
+  { id: 'tokens.italian_extra.gpt2_pct', published: 67, unit: '%', where: 'What a token is', note: 'our own English/Italian text' },
+  { id: 'tokens.italian_extra.gemma3_pct', published: 9, unit: '%', where: 'What a token is', note: 'Gemma 3 here, Gemma 4 in the article' },
+  { id: 'tokens.italian_extra.min_pct', published: 8, unit: '%', where: 'Figure 11', note: 'our own English/Italian text; Gemma 3 instead of Gemma 4' },
+  { id: 'tokens.italian_extra.max_pct', published: 67, unit: '%', where: 'Figure 11', note: 'our own English/Italian text' },
+  { id: 'tokens.llmperf_inflation.english_docs_pct', published: 18.4, unit: '%', where: 'Where the clock starts; What a token is', note: 'different English corpus (the article’s is not public)' },
+  { id: 'tokens.llmperf_inflation.python_asyncio_pct', published: 31, unit: '%', where: 'What a token is' },
 
   // ---- §15 small derivations
   { id: 'derivations.moe.b32_pct', published: 63.8, unit: '%', where: 'What the prompt is' },

@@ -1,0 +1,260 @@
+/**
+ * Browser checks of the built site (dist/), with playwright-core and Debian's
+ * chromium (never a downloaded browser). dist/ is served by a tiny static
+ * server under a sub-path, so any absolute link would break; one test also
+ * opens the site from file://.
+ *
+ * Needs a built dist/ (CI runs `npm run build` first). Without one the suite
+ * is skipped locally and fails under CI.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ROOT = join(import.meta.dirname, '..');
+const DIST = join(ROOT, 'dist');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The sub-path the site is served from in these tests. */
+const PREFIX = '/some/sub-path/';
+
+const built = existsSync(join(DIST, 'index.html'));
+if (!built && process.env.CI) throw new Error('site-browser: dist/index.html is missing; run `npm run build` before `npm test`');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.json': 'application/json', '.ico': 'image/x-icon', '.txt': 'text/plain',
+};
+
+function serve(): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (!url.pathname.startsWith(PREFIX)) {
+      res.writeHead(404).end('outside the base');
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(PREFIX.length)) || 'index.html';
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = normalize(join(DIST, rel));
+    if (!file.startsWith(DIST) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+interface Visit {
+  consoleErrors: string[];
+  failed: string[];
+  foreign: string[];
+}
+
+interface FigureInfo {
+  key: string | null; hasSvg: boolean; role: string | null | undefined; labelText: string; descText: string;
+  marks: number; caption: string; png: string; width: number; pngStatus?: number; pngType?: string;
+}
+
+interface PageInfo extends Visit {
+  figures: FigureInfo[];
+  nums: { id: string | null; text: string; title: string }[];
+  text: string;
+  ids: Set<string>;
+  links: string[];
+  raw: string[];
+}
+
+describe.skipIf(!built)('site in a browser', () => {
+  let server: Server;
+  let browser: Browser;
+  let origin: string;
+  let pages: string[];
+  const info = new Map<string, PageInfo>();
+
+  /** Opens a page, recording console errors, failed or 4xx/5xx requests and requests to other origins (which are blocked). */
+  async function open(p: Page, url: string): Promise<Visit> {
+    const v: Visit = { consoleErrors: [], failed: [], foreign: [] };
+    p.on('console', (m) => { if (m.type() === 'error') v.consoleErrors.push(m.text()); });
+    p.on('pageerror', (e) => v.consoleErrors.push(String(e)));
+    p.on('requestfailed', (r) => { if (!v.foreign.includes(r.url())) v.failed.push(`${r.url()} (${r.failure()?.errorText})`); });
+    p.on('response', (r) => { if (r.status() >= 400) v.failed.push(`${r.url()} → ${r.status()}`); });
+    await p.route('**/*', (route) => {
+      const u = route.request().url();
+      if (u.startsWith('data:') || u.startsWith(origin) || u.startsWith('file:')) return route.continue();
+      v.foreign.push(u);
+      return route.abort();
+    });
+    await p.goto(url, { waitUntil: 'load' });
+    return v;
+  }
+
+  /** Everything the checks need from one page, gathered in a single visit. */
+  async function inspect(name: string): Promise<PageInfo> {
+    const p = await browser.newPage();
+    const v = await open(p, `${origin}${PREFIX}${name}`);
+    const figures: FigureInfo[] = await p.$$eval('figure.fig', (els) =>
+      els.map((f) => {
+        const svg = f.querySelector('svg');
+        const lab = svg?.getAttribute('aria-labelledby');
+        const desc = svg?.getAttribute('aria-describedby');
+        const groups = svg ? [...svg.querySelectorAll('g[aria-label]')] : [];
+        const plotMarks = groups.filter((g) => !/axis|grid|tick|frame/.test(g.getAttribute('aria-label') ?? '') && g.children.length > 0).length;
+        const shapes = svg ? svg.querySelectorAll('circle, path, rect, line, polyline, polygon').length : 0;
+        return {
+          key: f.getAttribute('data-figure'),
+          hasSvg: !!svg,
+          role: svg?.getAttribute('role'),
+          labelText: lab ? document.getElementById(lab)?.textContent?.trim() ?? '' : '',
+          descText: desc ? document.getElementById(desc)?.textContent?.trim() ?? '' : '',
+          marks: groups.length ? plotMarks : shapes,
+          caption: f.querySelector('figcaption')?.textContent?.trim() ?? '',
+          png: (f.querySelector('a[data-png]') as HTMLAnchorElement | null)?.href ?? '',
+          width: svg?.getBoundingClientRect().width ?? 0,
+        };
+      }),
+    );
+    for (const f of figures) {
+      if (!f.png) continue;
+      const r = await p.request.get(f.png);
+      f.pngStatus = r.status();
+      f.pngType = r.headers()['content-type'] ?? '';
+    }
+    const nums = await p.$$eval('[data-num]', (els) => els.map((e) => ({ id: e.getAttribute('data-num'), text: e.textContent?.trim() ?? '', title: e.getAttribute('title') ?? '' })));
+    const text = await p.evaluate(() => document.body.innerText);
+    const ids = new Set(await p.$$eval('[id]', (els) => els.map((e) => e.id)));
+    const links = await p.$$eval('a[href]', (els) => els.map((a) => (a as HTMLAnchorElement).href));
+    const raw = await p.$$eval('a[href], link[href], img[src], script[src]', (els) => els.map((e) => e.getAttribute('href') ?? e.getAttribute('src') ?? ''));
+    await p.close();
+    return { ...v, figures, nums, text, ids, links, raw };
+  }
+
+  beforeAll(async () => {
+    server = await serve();
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    pages = readdirSync(DIST).filter((f) => f.endsWith('.html')).sort();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const name of pages) info.set(name, await inspect(name));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((ok) => (server ? server.close(ok) : ok(undefined)));
+  });
+
+  it('builds the expected pages', () => {
+    for (const p of ['index.html', 'reproduction.html', 'dossier.html', 'constants.html', 'definitions.html', 'references.html', 'rebuild.html']) {
+      expect(pages).toContain(p);
+    }
+  });
+
+  it('loads every page without a console error, a failed request or a request to another origin', () => {
+    const problems: string[] = [];
+    for (const [name, v] of info) {
+      for (const e of v.consoleErrors) problems.push(`${name}: console: ${e}`);
+      for (const e of v.failed) problems.push(`${name}: failed: ${e}`);
+      for (const e of v.foreign) problems.push(`${name}: other origin: ${e}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('gives every figure an SVG with marks, a caption, an accessible name and description, and a PNG', () => {
+    const problems: string[] = [];
+    let count = 0;
+    for (const [name, v] of info) {
+      for (const f of v.figures) {
+        count++;
+        const where = `${name} ${f.key}`;
+        if (!f.hasSvg) problems.push(`${where}: no svg`);
+        if (f.role !== 'img') problems.push(`${where}: svg role is ${f.role}`);
+        if (!f.labelText) problems.push(`${where}: no accessible name`);
+        if (!f.descText) problems.push(`${where}: no accessible description`);
+        if (f.marks < 1) problems.push(`${where}: svg has no marks`);
+        if (!f.caption) problems.push(`${where}: no caption`);
+        if (f.width < 100) problems.push(`${where}: svg is ${f.width}px wide`);
+        if (!f.png) problems.push(`${where}: no PNG link`);
+        else if (f.pngStatus !== 200 || !f.pngType?.includes('png')) problems.push(`${where}: PNG ${f.png} → ${f.pngStatus}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    console.log(`site-browser: ${count} figures checked`);
+  });
+
+  it('resolves every <Num> (value, tooltip with the id) and shows no undefined or NaN', () => {
+    const problems: string[] = [];
+    let count = 0;
+    for (const [name, v] of info) {
+      for (const n of v.nums) {
+        count++;
+        if (!/\d/.test(n.text)) problems.push(`${name}: ${n.id} shows “${n.text}”`);
+        if (!n.title.startsWith(`${n.id} = `)) problems.push(`${name}: ${n.id} has tooltip “${n.title}”`);
+      }
+      for (const bad of ['undefined', 'NaN', '[object Object]']) if (v.text.includes(bad)) problems.push(`${name}: page text contains “${bad}”`);
+    }
+    expect(problems).toEqual([]);
+    console.log(`site-browser: ${count} numbers checked`);
+  });
+
+  it('has no broken internal link (files and #fragments) and no absolute link', () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [name, v] of info) {
+      for (const h of v.raw) if (h.startsWith('/')) problems.push(`${name}: absolute link ${h}`);
+      for (const href of v.links) {
+        if (!href.startsWith(origin)) continue; // external citations are links, not requests
+        checked++;
+        const u = new URL(href);
+        if (!u.pathname.startsWith(PREFIX)) { problems.push(`${name}: ${href} leaves the base`); continue; }
+        let target = u.pathname.slice(PREFIX.length) || 'index.html';
+        if (target.endsWith('/')) target += 'index.html';
+        const file = join(DIST, decodeURIComponent(target));
+        if (!existsSync(file)) { problems.push(`${name}: ${href} → missing ${target}`); continue; }
+        if (u.hash && target.endsWith('.html')) {
+          const id = decodeURIComponent(u.hash.slice(1));
+          if (!info.get(target)?.ids.has(id)) problems.push(`${name}: ${href} → no #${id} in ${target}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(pages.length);
+  });
+
+  it('works from the file system (file://) with styles applied', async () => {
+    const p = await browser.newPage();
+    const v = await open(p, pathToFileURL(join(DIST, 'index.html')).href);
+    const font = await p.evaluate(() => getComputedStyle(document.body).fontFamily);
+    const link = await p.$eval('a[href$="reproduction.html"]', (a) => (a as HTMLAnchorElement).href);
+    await p.close();
+    expect(v.consoleErrors).toEqual([]);
+    expect(v.failed).toEqual([]);
+    expect(v.foreign).toEqual([]);
+    expect(font).toMatch(/serif/);
+    expect(link.startsWith('file://')).toBe(true);
+    expect(existsSync(new URL(link))).toBe(true);
+  });
+
+  it('saves screenshots of the first screen and of one figure to test-artifacts/', async () => {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await open(p, `${origin}${PREFIX}index.html`);
+    await p.screenshot({ path: join(ARTIFACTS, 'site-first-screen.png') });
+    const fig = await p.$('figure.fig');
+    if (fig) await fig.screenshot({ path: join(ARTIFACTS, 'site-figure.png') });
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await p.screenshot({ path: join(ARTIFACTS, 'site-first-screen-dark.png') });
+    if (fig) await fig.screenshot({ path: join(ARTIFACTS, 'site-figure-dark.png') });
+    await p.close();
+    const m = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await open(m, `${origin}${PREFIX}reproduction.html`);
+    await m.screenshot({ path: join(ARTIFACTS, 'site-reproduction-narrow.png') });
+    await m.close();
+    expect(existsSync(join(ARTIFACTS, 'site-first-screen.png'))).toBe(true);
+    if (fig) expect(existsSync(join(ARTIFACTS, 'site-figure.png'))).toBe(true);
+  });
+});
