@@ -180,9 +180,8 @@ export default defineExperiment<TokensConfig, { tokenizer: string }, TokenizerCo
       .sort((a, b) => (JOB_SECONDS[b] ?? 0) - (JOB_SECONDS[a] ?? 0) || (a < b ? -1 : a > b ? 1 : 0))
       .map((id) => ({ id, params: { tokenizer: id } })),
   async runJob(cfg, params, ctx: JobContext) {
-    const root = (ctx as JobContext & { root?: string }).root ?? process.cwd();
     const corpora = cfg.corpora.map(corpus);
-    return countAll(tokenizer(params.tokenizer), corpora, { root, onCorpus: (done, total) => ctx.progress(done, total) });
+    return countAll(tokenizer(params.tokenizer), corpora, { root: ctx.root, onCorpus: (done, total) => ctx.progress(done, total) });
   },
   combine(cfg, jobResults) {
     // Figure and number order follow the manifest, not the job order.

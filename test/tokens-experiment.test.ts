@@ -25,12 +25,19 @@ const results: TokenizerCount[] = exp.config.tokenizers.map((t) => ({
   corpora: exp.config.corpora.map((c) => ({ corpus: c, tokens: fake[t]![c]!, characters: chars[c]!, bytes: chars[c]! + 7, sha256: 'x', files: [] })),
 }));
 
+/** combine reads no other experiment's numbers. */
+const deps = {
+  number(id: string): never {
+    throw new Error(`tokens needs no numbers, asked for ${id}`);
+  },
+};
+
 describe('tokens experiment', () => {
-  const { data, numbers } = exp.combine(exp.config, results);
+  const { data, numbers } = exp.combine(exp.config, results, deps);
 
   it('one job per tokenizer, longest first; combine does not depend on job order', () => {
     expect(exp.jobs!(exp.config).map((j) => j.id)).toEqual(['gemma3', 'llama2', 'deepseek_v3', 'qwen3', 'llama3', 'o200k', 'gpt2']);
-    const reversed = exp.combine(exp.config, [...results].reverse());
+    const reversed = exp.combine(exp.config, [...results].reverse(), deps);
     expect(JSON.stringify(reversed)).toBe(JSON.stringify({ data, numbers }));
   });
 
