@@ -9,12 +9,12 @@
  */
 import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
+import { defaultServerConfig, fixedLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { fromSimResult, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
 import { num, pctNum } from './lib/measure.ts';
 import type { NumberValue } from '../src/pipeline/types.ts';
 
-const config = {
+export const config = {
   users: 64,
   prompts: 1000,
   isl: 1024,
@@ -25,11 +25,45 @@ const config = {
   llmperfInflationId: 'tokens.llmperf_inflation.english_docs_x',
 };
 
-interface JobResult {
-  gapsMs: number[];
-  /** Per request: token times relative to send, and the send — enough to rebuild the run for the definitions. */
-  rows: SpeedRow[];
-  n: number;
+
+/** The run and every definition on it, with LLMPerf's Llama 2 count taken as the model's own (inflation 1). */
+export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServerConfig()): { rows: SpeedRow[]; numbers: Record<string, NumberValue> } {
+  const r = simulate(
+    cfg,
+    { isl: fixedLengths(c.prompts, c.isl), osl: fixedLengths(c.prompts, c.osl) },
+    { kind: 'closed', slots: c.users },
+    { recordTokens: true },
+  );
+  const tt = r.tokenTimes!;
+  const gaps: number[] = [];
+  for (let i = 0; i < r.n; i++) {
+    for (let k = tt.offsets[i] + 1; k < tt.offsets[i + 1]; k++) gaps.push((tt.times[k] - tt.times[k - 1]) * 1000);
+  }
+  const rows = perUserSpeeds(fromSimResult(r, { client: { kind: 'closed', slots: c.users } }), { llama2Inflation: 1 });
+  const numbers: Record<string, NumberValue> = {};
+  numbers['itl.median_ms'] = pctNum(gaps, 0.5, 'ms');
+  numbers['itl.p99_ms'] = pctNum(gaps, 0.99, 'ms');
+  const stalls = gaps.filter((g) => g > c.stallMs).length;
+  numbers['gaps.over_100ms_pct'] = num((100 * stalls) / gaps.length, '%', gaps.length);
+  // Gaps that span a step where someone else's prompt is prefilled: longer than twice the median.
+  const med = numbers['itl.median_ms'].value;
+  const slow = gaps.filter((g) => g > 2 * med).length;
+  numbers['gaps.on_prefill_steps_pct'] = num((100 * slow) / gaps.length, '%', gaps.length);
+  numbers['gaps.one_in'] = num(gaps.length / slow, 'gaps', gaps.length);
+  return { rows, numbers };
+}
+
+/**
+ * LLMPerf's rows that count tokens with Llama 2 scale linearly with the count:
+ * speed(f) = f · speed(1). So the run is measured once and the factor applied
+ * after, when the tokens experiment has measured it.
+ */
+export function withInflation(rows: SpeedRow[], f: number): SpeedRow[] {
+  return rows.map((r) =>
+    r.tool === 'llmperf' && r.metric !== 'inter_token_latency_s (as coded)' && r.tokPerS !== null
+      ? { ...r, tokPerS: r.tokPerS * f, formula: r.formula.replace(/\b1·/, `${f}·`) }
+      : r,
+  );
 }
 
 export default defineExperiment({
@@ -38,25 +72,14 @@ export default defineExperiment({
   config,
   needs: ['tokens'],
   runJob(c, _p: Record<string, never>, ctx) {
-    const r = simulate(
-      defaultServerConfig(),
-      { isl: fixedLengths(c.prompts, c.isl), osl: fixedLengths(c.prompts, c.osl) },
-      { kind: 'closed', slots: c.users },
-      { recordTokens: true },
-    );
+    const out = definitionsRun(c);
     ctx.progress(1, 1, c.prompts);
-    const tt = r.tokenTimes!;
-    const gaps: number[] = [];
-    for (let i = 0; i < r.n; i++) {
-      for (let k = tt.offsets[i] + 1; k < tt.offsets[i + 1]; k++) gaps.push((tt.times[k] - tt.times[k - 1]) * 1000);
-    }
-    // The definitions need the inflation factor, known only in combine: keep the run itself.
-    return { run: fromSimResult(r, { client: { kind: 'closed', slots: c.users } }), gapsMs: gaps };
+    return out;
   },
   combine(c, [job], deps) {
     const inflation = deps.number(c.llmperfInflationId).value;
-    const rows = perUserSpeeds(job.run, { llama2Inflation: inflation });
-    const numbers: Record<string, NumberValue> = {};
+    const rows = withInflation(job.rows, inflation);
+    const numbers: Record<string, NumberValue> = { ...job.numbers };
     const primary = rows.filter((r) => r.primary && r.tokPerS !== null);
     for (const r of rows) {
       if (r.tokPerS === null) continue;
@@ -67,18 +90,8 @@ export default defineExperiment({
     numbers['speed.min_tok_per_s'] = num(lo, 'tok/s', primary.length);
     numbers['speed.max_tok_per_s'] = num(hi, 'tok/s', primary.length);
     numbers['speed.spread_x'] = num(hi / lo, '×', primary.length);
-    const gaps = job.gapsMs;
-    numbers['itl.median_ms'] = pctNum(gaps, 0.5, 'ms');
-    numbers['itl.p99_ms'] = pctNum(gaps, 0.99, 'ms');
     const tpot = rows.find((r) => r.tool === 'vllm' && r.metric === 'mean_tpot_ms')!;
     numbers['tpot.mean_ms'] = num(1000 / tpot.tokPerS!, 'ms', tpot.n);
-    const stalls = gaps.filter((g) => g > c.stallMs).length;
-    numbers['gaps.over_100ms_pct'] = { ...num((100 * stalls) / gaps.length, '%', gaps.length) };
-    // Gaps that span a step where someone else's prompt is prefilled: longer than twice the median.
-    const med = numbers['itl.median_ms'].value;
-    const slow = gaps.filter((g) => g > 2 * med).length;
-    numbers['gaps.on_prefill_steps_pct'] = num((100 * slow) / gaps.length, '%', gaps.length);
-    numbers['gaps.one_in'] = num(gaps.length / slow, 'gaps', gaps.length);
     numbers['llmperf.inflation_used_x'] = num(inflation, '×');
     const bars = primary.map((r) => ({
       tool: TABLE1.find((t) => t.tool === r.tool)?.name ?? r.tool,

@@ -12,7 +12,7 @@ import { percentileWithInterval } from '../src/stats/index.ts';
 import { closedLoopLittle, meanOf, median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
 
-const config = {
+export const config = {
   isl: 1024,
   osl: 1024,
   rangeRatio: 0.8, // InferenceX [rL, L]
@@ -43,12 +43,12 @@ interface JobResult extends Params {
   littleRatio: number;
 }
 
-function runOne(c: Config, p: Params, rng: import('../src/rng/index.ts').Rng): JobResult {
+export function runOne(c: Config, p: Params, rng: import('../src/rng/index.ts').Rng, cfg = defaultServerConfig()): JobResult {
   const n = p.slots * p.multiplier;
   const isl = inferencexLengths(rng.fork('isl'), n, c.isl, c.rangeRatio);
   const osl = inferencexLengths(rng.fork('osl'), n, c.osl, c.rangeRatio);
   const log = new StepLog();
-  const r = simulate(defaultServerConfig(), { isl, osl }, { kind: 'closed', slots: p.slots }, { onStep: log.onStep });
+  const r = simulate(cfg, { isl, osl }, { kind: 'closed', slots: p.slots }, { onStep: log.onStep });
   const all = ttftMs(r);
   const after = ttftMs(r, p.slots);
   const isFigure = p.slots === c.figure.slots && p.multiplier === c.figure.multiplier && p.seed === c.figure.seed;

@@ -12,15 +12,16 @@ import {
   inferencexBounds,
   inferencexLengths,
   simulate,
+  type ServerConfig,
   vllmRangeBounds,
   vllmRangeLengths,
 } from '../src/sim/index.ts';
-import { createRng } from '../src/rng/index.ts';
+import { createRng, type Rng } from '../src/rng/index.ts';
 import { median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
 import { percentileWithInterval } from '../src/stats/index.ts';
 import type { NumberValue } from '../src/pipeline/types.ts';
 
-const config = {
+export const config = {
   slots: 64,
   multiplier: 20,
   length: 1024,
@@ -30,6 +31,7 @@ const config = {
   histogramDraws: 100_000,
   histogramSeed: 11,
 };
+type Config = typeof config;
 type Params = { lengths: 'fixed' | 'ranged'; seed: number };
 interface Result extends Params {
   n: number;
@@ -51,6 +53,28 @@ function cohortSizes(sendT: Float64Array, from: number): number[] {
   return [...counts.values()];
 }
 
+/** One closed-loop run of the metronome: steady-state TTFT and cohorts. Exported for the sensitivity study. */
+export function metronomeRun(c: Config, p: Params, rng: Rng, cfg: ServerConfig = defaultServerConfig()): Result {
+  const n = c.slots * c.multiplier;
+  const isl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(rng.fork('isl'), n, c.length, c.rangeRatio);
+  const osl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(rng.fork('osl'), n, c.length, c.rangeRatio);
+  const r = simulate(cfg, { isl, osl }, { kind: 'closed', slots: c.slots });
+  const steady = ttftMs(r, c.slots);
+  const sizes = cohortSizes(r.sendT, c.slots);
+  return {
+    ...p,
+    n: steady.length,
+    medianMs: median(steady),
+    p99Ms: percentileWithInterval(steady, 0.99).value,
+    median: pctNum(steady, 0.5, 'ms'),
+    p99: pctNum(steady, 0.99, 'ms'),
+    cohortMean: sizes.reduce((a, b) => a + b, 0) / sizes.length,
+    cohortMax: Math.max(...sizes),
+    cohorts: sizes.length,
+    ttfts: p.seed === c.seeds[0] ? Array.from(steady, (v) => Math.round(v * 1000) / 1000) : null,
+  };
+}
+
 export default defineExperiment({
   id: 'metronome',
   title: 'The metronome',
@@ -59,26 +83,10 @@ export default defineExperiment({
     { id: 'fixed', params: { lengths: 'fixed' as const, seed: c.seeds[0] } },
     ...c.seeds.map((seed) => ({ id: `ranged-s${seed}`, params: { lengths: 'ranged' as const, seed } })),
   ],
-  runJob(c, p: Params, ctx): Result {
-    const n = c.slots * c.multiplier;
-    const isl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(ctx.rng.fork('isl'), n, c.length, c.rangeRatio);
-    const osl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(ctx.rng.fork('osl'), n, c.length, c.rangeRatio);
-    const r = simulate(defaultServerConfig(), { isl, osl }, { kind: 'closed', slots: c.slots });
-    ctx.progress(1, 1, n);
-    const steady = ttftMs(r, c.slots);
-    const sizes = cohortSizes(r.sendT, c.slots);
-    return {
-      ...p,
-      n: steady.length,
-      medianMs: median(steady),
-      p99Ms: percentileWithInterval(steady, 0.99).value,
-      median: pctNum(steady, 0.5, 'ms'),
-      p99: pctNum(steady, 0.99, 'ms'),
-      cohortMean: sizes.reduce((a, b) => a + b, 0) / sizes.length,
-      cohortMax: Math.max(...sizes),
-      cohorts: sizes.length,
-      ttfts: p.seed === c.seeds[0] ? Array.from(steady, (v) => Math.round(v * 1000) / 1000) : null,
-    };
+  runJob(c, p: Params, ctx) {
+    const out = metronomeRun(c, p, ctx.rng);
+    ctx.progress(1, 1, c.slots * c.multiplier);
+    return out;
   },
   combine(c, results: Result[]) {
     const fixed = results.find((r) => r.lengths === 'fixed')!;
