@@ -19,19 +19,19 @@ export interface ArticleSection {
 
 export const SECTIONS: ArticleSection[] = [
   { slug: 'intro', title: 'Introduction', experiments: [] },
-  { slug: 'the-instrument', title: 'The instrument', experiments: [] },
+  { slug: 'the-instrument', title: 'The instrument', experiments: ['constants'] },
   { slug: 'where-the-clock-starts', title: 'Where the clock starts', experiments: ['definitions'] },
   {
     slug: 'the-first-wave',
     title: 'The first wave',
-    experiments: ['first-wave', 'ttft-by-count', 'all-at-once', 'timeline', 'metronome'],
+    experiments: ['first-wave', 'request-count', 'all-at-once', 'timeline', 'metronome'],
   },
   { slug: 'open-and-closed', title: 'Open and closed', experiments: ['open-closed', 'cliff'] },
   { slug: 'the-queue-nobody-times', title: 'The queue nobody times', experiments: ['omission'] },
   {
     slug: 'percentiles',
     title: 'Percentiles',
-    experiments: ['order-stats', 'correlated', 'long-runs', 'sensitivity'],
+    experiments: ['order-statistics', 'long-runs', 'sensitivity'],
     sub: [{ id: 'how-much-is-the-model', title: 'How much of this is the model' }],
   },
   { slug: 'what-a-token-is', title: 'What a token is', experiments: ['tokens'] },
