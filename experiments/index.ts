@@ -13,35 +13,48 @@ import { ifPresent, type RegistryEntry } from '../src/pipeline/registry.ts';
 
 export const experiments: RegistryEntry[] = [
   // §1 Definitions (Figure 1, Table 1)
+  'experiments/definitions.ts',
 
   // §2 First wave (Figure 2)
+  'experiments/first-wave.ts',
 
   // §3 Mean TTFT by request count (Figure 3)
+  'experiments/request-count.ts',
 
   // §4 All at once
+  'experiments/all-at-once.ts',
 
   // §5 Timeline and echo (Figure 4)
+  'experiments/timeline.ts',
 
   // §6 Metronome (Figure 5) and range ratio
+  'experiments/metronome.ts',
 
   // §7 Open vs closed (Figure 6)
+  'experiments/open-closed.ts',
 
   // §8 The cliff (Figure 7)
+  'experiments/cliff.ts',
 
   // §9 Coordinated omission (Figure 8)
+  'experiments/omission.ts',
 
   // §10 Order statistics
+  'experiments/order-statistics.ts',
 
   // §11 Correlated samples (Figure 9, left)
 
   // §12 Long runs (Figure 9, right) and cost
+  ifPresent('experiments/long-runs.ts'),
 
   // §13 Sensitivity (Figure 10)
 
   // §14 Tokens (Figure 11)
-  ifPresent('experiments/tokens.ts'),
+  'experiments/tokens.ts',
 
   // §15 Small derivations (MoE coverage, roofline envelope, Little's law, Figure 12)
+  'experiments/derivations.ts',
 
   // §16 Tables (Table 4: the constants)
+  'experiments/constants.ts',
 ];

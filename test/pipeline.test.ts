@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { decodeResult, encodeResult } from '../src/pipeline/codec.ts';
 import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
 import { mergeNumbers, validateNumbers } from '../src/pipeline/numbers.ts';
 import { normalizeSvg } from '../src/pipeline/render.ts';
@@ -142,11 +143,22 @@ describe('failures', () => {
     expect(r.cacheFiles()).toEqual([]);
   });
 
+  it('keeps NaN, ±Infinity and typed arrays exact through the cache', () => {
+    const value = { a: Number.NaN, b: [Number.POSITIVE_INFINITY, -Infinity, 1.5], c: new Float64Array([0.1, Number.NaN]), d: new Uint32Array([4294967295]) };
+    const back = decodeResult(encodeResult(value, 'x')) as typeof value;
+    expect(back.a).toBeNaN();
+    expect(back.b).toEqual([Infinity, -Infinity, 1.5]);
+    expect(back.c).toBeInstanceOf(Float64Array);
+    expect(Array.from(back.c)).toEqual([0.1, Number.NaN]);
+    expect(back.d).toEqual(new Uint32Array([4294967295]));
+    expect(() => encodeResult(undefined, 'x')).toThrow('x is undefined');
+  });
+
   it('names the job that threw, and refuses results JSON cannot hold', async () => {
     const r = make(['experiments/broken.ts']);
     await expect(r.run({ jobs: 1 })).rejects.toThrow(/job broken\/throws failed: the simulator fell over/);
     r.edit('experiments/broken.ts', (t) => t.replace("{ id: 'throws', params: { kind: 'throws' } }, ", ''));
-    await expect(r.run()).rejects.toThrow(/job broken\/nan failed: broken\/nan: runJob's result is NaN/);
+    await expect(r.run()).rejects.toThrow('job broken/map failed: broken/map: runJob\'s result: the value at key "counts" is a Map; return arrays or plain objects');
   });
 
   it('rejects two experiments with one id, naming both files', async () => {

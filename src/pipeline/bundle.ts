@@ -16,7 +16,7 @@ import { sha256 } from './hash.ts';
 import { toPosix, writeFileAtomic } from './fsutil.ts';
 
 export interface ExperimentBundle {
-  /** Absolute path of the bundled ES module (exports `experiment`, `createRng`). */
+  /** Absolute path of the bundled ES module (exports `experiment`, `createRng`, `hashLabel`, `encodeResult`). */
   file: string;
   /** The import closure: root-relative POSIX path → sha256 of the bytes bundled. Sorted by path. */
   files: Record<string, string>;
@@ -28,6 +28,8 @@ export interface BundleOptions {
   entry: string;
   /** Absolute path of the RNG module the worker seeds jobs with (part of the closure: it shapes every result). */
   rngModule: string;
+  /** Absolute path of the result codec the worker encodes with (part of the closure: it shapes the cached text). */
+  codecModule: string;
   /** Where bundles are written. */
   outDir: string;
   /** File name stem (the experiment's file name). */
@@ -75,7 +77,8 @@ export async function bundleExperiment(opts: BundleOptions): Promise<ExperimentB
   const loaded: Record<string, string> = {};
   const entrySource =
     `export { default as experiment } from ${JSON.stringify(opts.entry)};\n` +
-    `export { createRng, hashLabel } from ${JSON.stringify(opts.rngModule)};\n`;
+    `export { createRng, hashLabel } from ${JSON.stringify(opts.rngModule)};\n` +
+    `export { encodeResult } from ${JSON.stringify(opts.codecModule)};\n`;
   const result = await build({
     stdin: { contents: entrySource, resolveDir: root, sourcefile: 'stopwatches-entry.js', loader: 'js' },
     absWorkingDir: root,

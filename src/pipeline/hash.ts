@@ -36,22 +36,6 @@ export function canonicalJson(value: unknown, path = '$'): string {
   }
 }
 
-/**
- * JSON.stringify that refuses NaN and ±Infinity (which it would silently turn into
- * null) and names where they are. Used for job results, so a cached result and a
- * fresh one are always the same JSON.
- */
-export function strictJson(value: unknown, what: string): string {
-  const text = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
-    if (typeof v === 'number' && !Number.isFinite(v)) {
-      throw new TypeError(`${what}${key === '' ? '' : `: the value at key "${key}"`} is ${v}; JSON cannot hold it (use null)`);
-    }
-    return v;
-  });
-  if (text === undefined) throw new TypeError(`${what} is undefined; it must be JSON data`);
-  return text;
-}
-
 /** Freezes an object graph so a job cannot mutate the shared config (which would leak between jobs of one worker). */
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {

@@ -34,7 +34,19 @@ export interface RunJobOptions {
   signal?: AbortSignal;
 }
 
-export class JobTimeoutError extends Error {
+/** A job that failed or timed out: the CLI prints the message (and the worker's stack) and exits 1. */
+export class JobError extends Error {
+  readonly exitCode = 1;
+  constructor(
+    message: string,
+    readonly workerStack?: string,
+  ) {
+    super(message);
+    this.name = 'JobError';
+  }
+}
+
+export class JobTimeoutError extends JobError {
   constructor(label: string, seconds: number) {
     super(`job ${label} timed out after ${seconds} s (raise it with --timeout SECONDS or the experiment's timeoutSeconds)`);
     this.name = 'JobTimeoutError';
@@ -78,8 +90,7 @@ export class WorkerPool implements JobRunner {
       if (timeout.aborted) throw new JobTimeoutError(label, Math.round(opts.timeoutMs / 1000));
       if (opts.signal?.aborted) throw opts.signal.reason ?? err;
       const e = err as Error;
-      e.message = `job ${label} failed: ${e.message}`;
-      throw e;
+      throw new JobError(`job ${label} failed: ${e?.message ?? String(err)}`, e?.stack);
     } finally {
       port1.close();
     }

@@ -9,11 +9,18 @@ import type { JobProgress } from './pool.ts';
 export interface Reporter {
   /** One line of text (plan lines, summaries). */
   log(line: string): void;
+  /** How many jobs this build runs (before the first starts). */
+  queued?(total: number): void;
   jobStart(label: string): void;
   jobProgress(label: string, p: JobProgress): void;
   jobDone(label: string, ms: number): void;
+  /** Every job of an experiment that ran in this build is done (`ms`: first start to last finish). */
+  experimentDone?(id: string, jobs: number, ms: number): void;
   close(): void;
 }
+
+/** A finished job gets its own line only when it took at least this long (ms); experiments always get one. */
+export const SLOW_JOB_MS = 10_000;
 
 /** Plain mode prints each running job's progress this often (ms). */
 export const PLAIN_INTERVAL_MS = 10_000;
@@ -46,23 +53,33 @@ function describe(r: Running, now: number): { rate: string; eta: string } {
   return { rate, eta };
 }
 
-/** Lines only: for CI and pipes. Each running job gets a line every `intervalMs`, and one when it ends. */
+/**
+ * Lines only: for CI and pipes. Every `intervalMs`: jobs done so far and a line
+ * per running job; a line per finished experiment, and per job that was slow.
+ */
 export function plainReporter(write: (line: string) => void, intervalMs = PLAIN_INTERVAL_MS): Reporter {
   const running = new Map<string, Running>();
+  let total = 0;
+  let done = 0;
   const timer = setInterval(() => {
+    if (running.size === 0) return;
     const now = performance.now();
+    write(`  … ${done} of ${total} jobs done`);
     for (const [label, r] of running) {
       if (r.p.total === 0) {
-        write(`  … ${label}: running for ${formatDuration(now - r.start)}`);
+        write(`    ${label}: running for ${formatDuration(now - r.start)}`);
         continue;
       }
       const { rate, eta } = describe(r, now);
-      write(`  … ${label}: ${r.p.done}/${r.p.total} runs${r.p.requests ? `, ${rate} req/s` : ''}, ETA ${eta}`);
+      write(`    ${label}: ${r.p.done}/${r.p.total} runs${r.p.requests ? `, ${rate} req/s` : ''}, ETA ${eta}`);
     }
   }, intervalMs);
   timer.unref();
   return {
     log: write,
+    queued(n) {
+      total = n;
+    },
     jobStart(label) {
       running.set(label, { start: performance.now(), p: { done: 0, total: 0, requests: 0 } });
     },
@@ -72,7 +89,11 @@ export function plainReporter(write: (line: string) => void, intervalMs = PLAIN_
     },
     jobDone(label, ms) {
       running.delete(label);
-      write(`  ✓ ${label} (${formatDuration(ms)})`);
+      done++;
+      if (ms >= SLOW_JOB_MS) write(`  ✓ ${label} (${formatDuration(ms)})`);
+    },
+    experimentDone(id, jobs, ms) {
+      write(`  ✓ ${id}: ${jobs} job${jobs === 1 ? '' : 's'} in ${formatDuration(ms)}`);
     },
     close() {
       clearInterval(timer);
@@ -116,7 +137,10 @@ export function ttyReporter(stream: NodeJS.WriteStream = process.stderr): Report
       const b = bars.get(label);
       if (b) multi.remove(b.bar);
       bars.delete(label);
-      multi.log(`  ✓ ${label} (${formatDuration(ms)})\n`);
+      if (ms >= SLOW_JOB_MS) multi.log(`  ✓ ${label} (${formatDuration(ms)})\n`);
+    },
+    experimentDone(id, jobs, ms) {
+      multi.log(`  ✓ ${id}: ${jobs} job${jobs === 1 ? '' : 's'} in ${formatDuration(ms)}\n`);
     },
     close() {
       multi.stop();
@@ -131,8 +155,9 @@ export function memoryReporter(lines: string[] = []): Reporter & { lines: string
     log: (l) => void lines.push(l),
     jobStart() {},
     jobProgress() {},
-    jobDone(label) {
-      lines.push(`  ✓ ${label}`);
+    jobDone() {},
+    experimentDone(id, jobs) {
+      lines.push(`  ✓ ${id}: ${jobs} job${jobs === 1 ? '' : 's'}`);
     },
     close() {},
   };

@@ -17,6 +17,7 @@ import { hashLabel } from '../rng/index.ts';
 import { bundleExperiment, type ExperimentBundle } from './bundle.ts';
 import { JobCache, jobKey, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
 import { removeTempFiles, sweepOrphanTemps, toPosix, writeFileAtomic } from './fsutil.ts';
+import { decodeResult } from './codec.ts';
 import { canonicalJson, deepFreeze, sha256 } from './hash.ts';
 import { describeNumberChanges, diffNumbers, formatNumbersFile, mergeNumbers, sortNumbers, validateNumbers, type NumberChange } from './numbers.ts';
 import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
@@ -30,6 +31,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
 
 /** The RNG module bundled for `ctx.rng` (this project's, also when the root is a test's temp copy). */
 const RNG_MODULE = fileURLToPath(new URL('../rng/index.ts', import.meta.url));
+const CODEC_MODULE = fileURLToPath(new URL('./codec.ts', import.meta.url));
 
 export interface Effects {
   reporter: Reporter;
@@ -283,7 +285,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     present.map(async ({ path, file }) => {
       let bundle: ExperimentBundle;
       try {
-        bundle = await bundleExperiment({ root, entry: file, rngModule: RNG_MODULE, outDir: bundleDir, name: basename(file).replace(/\.[^.]+$/, '') });
+        bundle = await bundleExperiment({ root, entry: file, rngModule: RNG_MODULE, codecModule: CODEC_MODULE, outDir: bundleDir, name: basename(file).replace(/\.[^.]+$/, '') });
       } catch (err) {
         const errors = (err as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors;
         const first = errors?.[0];
@@ -377,6 +379,10 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   if (misses.length) {
     const threads = Math.max(1, Math.min(options.jobs ?? defaultThreads(), misses.length));
     log(`running ${misses.length} job${misses.length === 1 ? '' : 's'} on ${threads} worker${threads === 1 ? '' : 's'}`);
+    fx.reporter.queued?.(misses.length);
+    // Per experiment: jobs left, and when its first job started (for its "done" line).
+    const left = new Map<string, { n: number; start: number }>();
+    for (const { p } of misses) left.set(p.id, { n: (left.get(p.id)?.n ?? 0) + 1, start: Number.POSITIVE_INFINITY });
     const runner = fx.createRunner(threads);
     const stop = new AbortController();
     const jobSignal = signal ? AbortSignal.any([stop.signal, signal]) : stop.signal;
@@ -391,6 +397,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
             if (started) return;
             started = true;
             start = performance.now();
+            const e = left.get(p.id)!;
+            e.start = Math.min(e.start, start);
             fx.reporter.jobStart(label);
           };
           try {
@@ -404,6 +412,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
             j.text = text;
             j.runtimeMs = ms;
             fx.reporter.jobDone(label, ms);
+            const e = left.get(p.id)!;
+            if (--e.n === 0) fx.reporter.experimentDone?.(p.id, p.jobs.filter((x) => x.lookup.status !== 'fresh').length, performance.now() - e.start);
           } catch (err) {
             if (firstError === undefined) {
               firstError = err;
@@ -437,7 +447,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     const p = plannedById.get(id);
     if (!p) continue;
     const { def } = p.loaded;
-    const results = p.jobs.map((j) => JSON.parse(j.text!) as unknown);
+    const results = p.jobs.map((j) => decodeResult(j.text!));
     const deps: CombineDeps = {
       number(full: string) {
         const owner = (def.needs ?? []).find((n) => full.startsWith(`${n}.`));

@@ -17,17 +17,6 @@ function deepFreeze(value) {
   return value;
 }
 
-function strictJson(value, what) {
-  const text = JSON.stringify(value, function (key, v) {
-    if (typeof v === 'number' && !Number.isFinite(v)) {
-      throw new TypeError(`${what}${key === '' ? '' : `: the value at key "${key}"`} is ${v}; JSON cannot hold it (use null)`);
-    }
-    return v;
-  });
-  if (text === undefined) throw new TypeError(`${what} is undefined; it must be JSON data`);
-  return text;
-}
-
 /** @param {{bundle: string, experiment: string, job: string, params: unknown, seed: number, root: string, port: import('node:worker_threads').MessagePort}} task */
 export default async function runTask(task) {
   const { bundle, experiment, job, params, seed, root, port } = task;
@@ -51,7 +40,7 @@ export default async function runTask(task) {
       },
     };
     const result = await def.runJob(def.config, deepFreeze(params), ctx);
-    return strictJson(result, `${experiment}/${job}: runJob's result`);
+    return mod.encodeResult(result, `${experiment}/${job}: runJob's result`);
   } finally {
     port.close();
   }
