@@ -45,9 +45,10 @@ export const experiments: RegistryEntry[] = [
   // §11 Correlated samples (Figure 9, left)
 
   // §12 Long runs (Figure 9, right) and cost
-  ifPresent('experiments/long-runs.ts'),
+  'experiments/long-runs.ts',
 
   // §13 Sensitivity (Figure 10)
+  'experiments/sensitivity.ts',
 
   // §14 Tokens (Figure 11)
   'experiments/tokens.ts',
