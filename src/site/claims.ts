@@ -15,6 +15,8 @@
  * numbers: a value comes from `constant` or `numberId`.
  */
 import { CONSTANTS_TABLE, type ConstantName } from '../sim/constants.ts';
+import { proseClaims as proseClaimsA } from './claims-prose-a.ts';
+import { proseClaims as proseClaimsB } from './claims-prose-b.ts';
 
 export type ClaimGrade = 'A' | 'B' | 'C' | 'D' | 'M';
 
@@ -160,7 +162,7 @@ const toolkitClaims: Claim[] = [
 ];
 
 /** Every claim, constants first, then tools, then this project's own choices. */
-export const CLAIMS: Claim[] = [...constantClaims, ...toolClaims, ...toolkitClaims];
+export const CLAIMS: Claim[] = [...constantClaims, ...toolClaims, ...toolkitClaims, ...proseClaimsA, ...proseClaimsB];
 
 /** Fails loudly on duplicate ids (a claim's id is its anchor). */
 export function checkClaims(claims: Claim[] = CLAIMS): void {
