@@ -408,12 +408,12 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
             );
             begin();
             const ms = Math.round(performance.now() - start);
-            await cache.store(j.manifest, j.key, text, ms);
-            j.text = text;
-            j.runtimeMs = ms;
             fx.reporter.jobDone(label, ms);
             const e = left.get(p.id)!;
             if (--e.n === 0) fx.reporter.experimentDone?.(p.id, p.jobs.filter((x) => x.lookup.status !== 'fresh').length, performance.now() - e.start);
+            await cache.store(j.manifest, j.key, text, ms);
+            j.text = text;
+            j.runtimeMs = ms;
           } catch (err) {
             if (firstError === undefined) {
               firstError = err;
