@@ -246,4 +246,8 @@ describe('normalizeSvg', () => {
         '<g clip-path="url(#first-wave-ttft-1)" class="plot-d6a7b5"><path d="M0,0L10.5,3" /><text x="3.14">0.12345</text></g></svg>',
     );
   });
+  it('leaves hex colours alone (#009E73 is not the number 9e73)', () => {
+    const svg = '<svg><rect fill="#009E73" stroke="#D55E00" style="color:#56B4E9;opacity:0.123456" /></svg>';
+    expect(normalizeSvg(svg, 'x')).toBe('<svg><rect fill="#009E73" stroke="#D55E00" style="color:#56B4E9;opacity:0.12" /></svg>');
+  });
 });

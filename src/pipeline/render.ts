@@ -51,8 +51,9 @@ export function renderSvg(spec: FigureSpec, idPrefix: string): string {
 }
 
 function round(text: string, decimals: number): string {
-  return text.replace(/-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?/g, (m) => {
-    if (!/[.eE]/.test(m)) return m;
+  // Hex colours come first in the alternation so `#009E73` is never read as the number 9e73.
+  return text.replace(/#[0-9a-fA-F]{3,8}\b|-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?/g, (m) => {
+    if (m.startsWith('#') || !/[.eE]/.test(m)) return m;
     const r = Number(Number(m).toFixed(decimals));
     return String(Object.is(r, -0) ? 0 : r);
   });
