@@ -108,7 +108,7 @@ export default defineExperiment({
           Plot.line(d.envelope, { x: 'total', y: 'perUser', stroke: '#D55E00', strokeWidth: 2 }),
           Plot.dot(d.runs, { x: 'total', y: 'perUser', fill: '#0072B2', r: 4 }),
           Plot.text(d.runs, { x: 'total', y: 'perUser', text: (r: { slots: number }) => `${r.slots}`, dy: -9, fill: '#0072B2' }),
-          Plot.text(['ideal roofline'], { x: d.envelope[0].total, y: d.envelope[0].perUser, dy: -10, textAnchor: 'start', fill: '#D55E00' }),
+          Plot.text(['ideal roofline'], { x: d.envelope[4].total, y: d.envelope[4].perUser, dy: -12, textAnchor: 'start', fill: '#D55E00' }),
         ],
       },
     }),

@@ -151,7 +151,7 @@ export default defineExperiment({
           Plot.dot(d.fixed.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: '#D55E00' }),
           Plot.dot(d.ranged.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: '#0072B2' }),
           Plot.text(['fixed 1,024 / 1,024'], { frameAnchor: 'top-right', dy: 4, fill: '#D55E00' }),
-          Plot.text(['InferenceX range [819, 1,024]'], { frameAnchor: 'bottom-right', dy: -4, fill: '#0072B2' }),
+          Plot.text(['InferenceX range [819, 1,024]'], { x: d.ranged.length, y: 50, textAnchor: 'end', fill: '#0072B2' }),
         ],
       },
     }),
