@@ -136,7 +136,7 @@ export default defineExperiment({
         height: 360,
         marginLeft: 60,
         x: { label: 'offered load (% of 64-slot capacity)' },
-        y: { type: 'log', label: 'p99 TTFT (s)', grid: true },
+        y: { type: 'log', label: 'p99 TTFT', grid: true, tickFormat: (v: number) => (v >= 1 ? `${v} s` : `${Math.round(v * 1000)} ms`) },
         color: { domain: ['from send (printed)', 'from due (experienced)'], range: ['#0072B2', '#D55E00'] },
         marks: [
           Plot.line(d.lines, { x: 'load', y: 'v', stroke: 'clock', strokeWidth: 2 }),
