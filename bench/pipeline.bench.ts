@@ -28,7 +28,8 @@ export default async function bench(): Promise<void> {
     registry,
     outDir: join(tmp, 'generated'),
     snapshotDir: join(tmp, 'snapshots'),
-    ...(warmOnly ? {} : { cacheDir: join(tmp, 'cache'), bundleDir: join(tmp, 'bundles') }),
+    // Bundles stay in the project (content-addressed; they import npm packages from its node_modules).
+    ...(warmOnly ? {} : { cacheDir: join(tmp, 'cache') }),
     effects: { reporter: plainReporter((l) => console.log(`    ${l}`)) },
   };
   const time = async (label: string, extra: Partial<RunOptions> = {}) => {

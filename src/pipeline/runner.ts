@@ -58,7 +58,7 @@ export interface RunOptions {
   timeoutSeconds?: number;
   /** Default `<root>/.cache/experiments`. */
   cacheDir?: string;
-  /** Default `<root>/.cache/bundles`. */
+  /** Default `<root>/.cache/bundles`; must be inside the root (bundles import npm packages from its node_modules). */
   bundleDir?: string;
   /** Default `<root>/src/generated`. */
   outDir?: string;
@@ -267,6 +267,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   const log = (l: string) => fx.reporter.log(l);
   const cacheDir = options.cacheDir ?? join(root, '.cache', 'experiments');
   const bundleDir = options.bundleDir ?? join(root, '.cache', 'bundles');
+  if (relative(root, resolve(bundleDir)).startsWith('..')) throw new UserError(`bundleDir ${bundleDir} must be inside the project root ${root}`);
   const outDir = options.outDir ?? join(root, 'src', 'generated');
   const snapshotDir = options.snapshotDir ?? join(root, 'test', 'snapshots');
   const lockfilePath = options.lockfile ?? join(root, 'package-lock.json');
