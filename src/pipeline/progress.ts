@@ -117,10 +117,10 @@ export function ttyReporter(stream: NodeJS.WriteStream = process.stderr): Report
     cliProgress.Presets.shades_classic,
   );
   const bars = new Map<string, { bar: cliProgress.SingleBar; r: Running }>();
+  // With no bar on screen, write at once: MultiBar.log only flushes on its next redraw.
+  const log = (line: string) => (bars.size === 0 ? stream.write(`${line}\n`) : multi.log(`${line}\n`));
   return {
-    log(line) {
-      multi.log(`${line}\n`);
-    },
+    log,
     jobStart(label) {
       const r: Running = { start: performance.now(), p: { done: 0, total: 1, requests: 0 } };
       bars.set(label, { bar: multi.create(1, 0, { label, rate: '–', eta2: '?' }), r });
@@ -137,10 +137,10 @@ export function ttyReporter(stream: NodeJS.WriteStream = process.stderr): Report
       const b = bars.get(label);
       if (b) multi.remove(b.bar);
       bars.delete(label);
-      if (ms >= SLOW_JOB_MS) multi.log(`  ✓ ${label} (${formatDuration(ms)})\n`);
+      if (ms >= SLOW_JOB_MS) log(`  ✓ ${label} (${formatDuration(ms)})`);
     },
     experimentDone(id, jobs, ms) {
-      multi.log(`  ✓ ${id}: ${jobs} job${jobs === 1 ? '' : 's'} in ${formatDuration(ms)}\n`);
+      log(`  ✓ ${id}: ${jobs} job${jobs === 1 ? '' : 's'} in ${formatDuration(ms)}`);
     },
     close() {
       multi.stop();
