@@ -1,0 +1,125 @@
+/**
+ * The reproduction page's data: every published value names a number of ours
+ * that exists (or says, with a reason, that it does not exist yet), in a unit
+ * we can compare, tied to an article section; no value listed twice; every
+ * far-off row explained; notes written as site prose (no typed digits, no
+ * run of eight words shared with the article).
+ *
+ * Our numbers come from src/generated/numbers.json (after `node
+ * bin/stopwatches.mjs run`), else from the committed baseline
+ * test/snapshots/numbers.json. Nothing here hard-codes a result.
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PUBLISHED, type Published } from '../src/site/published.ts';
+import { reproductionRows, bandCounts, groupByBand, sectionOf, toUnit, BANDS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
+import { SECTIONS } from '../src/site/sections.ts';
+import { strayDigits } from '../src/site/prose.ts';
+import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
+import type { SiteNumber } from '../src/site/data.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const GENERATED = join(ROOT, 'src/generated/numbers.json');
+const SNAPSHOT = join(ROOT, 'test/snapshots/numbers.json');
+const source = existsSync(GENERATED) ? GENERATED : SNAPSHOT;
+const numbers = JSON.parse(readFileSync(source, 'utf8')) as Record<string, SiteNumber>;
+const has = (id: string) => Object.hasOwn(numbers, id);
+
+const fixture = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/article-ngrams.json'), 'utf8')) as { n: number; hashes: string[] };
+const articleRuns = new Set(fixture.hashes);
+
+const proseOfEntry = (p: Published) => [p.note, p.missing].filter((x): x is string => typeof x === 'string');
+
+describe('published values against our numbers', () => {
+  it(`reads our numbers (${source.endsWith('snapshots/numbers.json') ? 'committed baseline' : 'this build'})`, () => {
+    expect(Object.keys(numbers).length).toBeGreaterThan(0);
+    expect(PUBLISHED.length).toBeGreaterThan(0);
+  });
+
+  it('every id exists in numbers.json, or the entry says why not (and only then)', () => {
+    const problems: string[] = [];
+    for (const p of PUBLISHED) {
+      const reason = p.missing?.trim() ?? '';
+      if (!has(p.id) && reason.length === 0) problems.push(`${p.id}: not in numbers.json and no \`missing\` reason`);
+      if (has(p.id) && p.missing !== undefined) problems.push(`${p.id}: exists now; remove its \`missing\` marker`);
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('no published value is listed twice', () => {
+    const seen = new Map<string, number>();
+    for (const p of PUBLISHED) seen.set(p.id, (seen.get(p.id) ?? 0) + 1);
+    const twice = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    expect(twice, `listed more than once: ${twice.join(', ')}`).toEqual([]);
+  });
+
+  it('each published unit is comparable with ours (same unit or a time conversion)', () => {
+    const problems = PUBLISHED.filter((p) => has(p.id) && toUnit(numbers[p.id]!.value, numbers[p.id]!.unit, p.unit) === null).map(
+      (p) => `${p.id}: ours in “${numbers[p.id]!.unit}”, published in “${p.unit}”`,
+    );
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('each entry resolves to an article section the page can link to', () => {
+    const ids = new Set(SECTIONS.flatMap((s) => [s.slug, ...(s.sub ?? []).map((x) => x.id)]));
+    const problems = PUBLISHED.filter((p) => {
+      const s = sectionOf(p, SECTIONS);
+      return !s || !ids.has(s.id);
+    }).map((p) => `${p.id} (where: ${p.where})`);
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it(`every row more than ${FAR_OFF * 100}% off carries a reason`, () => {
+    const rows = reproductionRows(PUBLISHED, numbers);
+    const bare = rows.filter((r) => r.status === 'far' && !(r.entry.note ?? '').trim()).map((r) => r.entry.id);
+    expect(bare, `far off without a note: ${bare.join(', ')}`).toEqual([]);
+  });
+
+  it('notes are site prose: no typed digits beyond the allow-list, no eight-word run shared with the article', () => {
+    expect(fixture.n).toBe(NGRAM_SIZE);
+    const problems: string[] = [];
+    for (const p of PUBLISHED) {
+      for (const text of proseOfEntry(p)) {
+        for (const h of strayDigits(text)) problems.push(`${p.id}: digit in “${h.text}”`);
+        for (const { run, hash } of ngramHashes(text)) if (articleRuns.has(hash)) problems.push(`${p.id}: shares “${run}” with the article`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+});
+
+describe('reproduction rows, bands and sections', () => {
+  const num = (value: number, unit: string, interval: [number, number] | null = null): SiteNumber =>
+    ({ value, unit, n: null, interval, experiment: 'e' }) as SiteNumber;
+  const entries: Published[] = [
+    { id: 'x.near_ms', published: 100, unit: 'ms', where: 'The first wave' },
+    { id: 'x.mid_ms', published: 100, unit: 'ms', where: 'Figure 2' },
+    { id: 'x.far_s', published: 1, unit: 's', where: 'How much of this is the model; Figure 10' },
+    { id: 'x.gone_ms', published: 1, unit: 'ms', where: 'nowhere', missing: 'not computed' },
+    { id: 'x.other', published: 1, unit: 'tokens', where: 'x' },
+  ];
+  const ours = { 'x.near_ms': num(102, 'ms'), 'x.mid_ms': num(107, 'ms'), 'x.far_s': num(1500, 'ms', [1000, 2000]), 'x.other': num(1, 'ms') };
+
+  it('bands by the size of the gap and counts every row once', () => {
+    const rows = reproductionRows(entries, ours);
+    const band = Object.fromEntries(rows.map((r) => [r.entry.id, r.band]));
+    expect(band).toEqual({ 'x.near_ms': 'within5', 'x.mid_ms': 'within10', 'x.far_s': 'further', 'x.gone_ms': 'missing', 'x.other': 'unit-mismatch' });
+    const c = bandCounts(rows);
+    expect(BANDS.reduce((s, b) => s + c[b], 0)).toBe(rows.length);
+    expect(groupByBand(rows).map((g) => g.band)).toEqual(BANDS);
+    expect(rows.find((r) => r.entry.id === 'x.far_s')!.withinInterval).toBe(true);
+    expect(NEAR).toBeLessThan(FAR_OFF);
+  });
+
+  it('finds the section from `where`, a subsection title, or the experiment', () => {
+    const sections = [
+      { slug: 'the-first-wave', title: 'The first wave', experiments: ['x'] },
+      { slug: 'percentiles', title: 'Percentiles', experiments: ['sensitivity'], sub: [{ id: 'how-much', title: 'How much of this is the model' }] },
+    ];
+    expect(sectionOf(entries[0]!, sections)?.id).toBe('the-first-wave');
+    expect(sectionOf(entries[1]!, sections)?.id).toBe('the-first-wave');
+    expect(sectionOf(entries[2]!, sections)?.id).toBe('how-much');
+    expect(sectionOf({ id: 'y.z', published: 1, unit: '', where: 'Figure 1' }, sections)).toBeNull();
+  });
+});
