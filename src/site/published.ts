@@ -47,15 +47,17 @@ export function publishedDigits(p: Published): number {
 // code and data (experiments/*.ts, src/generated/numbers.json), not guessed.
 const SEED_TAIL = 'a tail value from one set of random draws; ours come from different seeds, so it moves';
 const FEW_STEADY =
-  'the steady window of one closed run holds few requests, so this p99 is loose; see the interval in the tooltip';
+  'one closed run’s steady window leaves only a few dozen requests or fewer above its p99, so the estimate is loose; hover our value for its interval';
 const ESSAY =
   'our own English/Italian essay, not the article’s text: how much longer Italian comes out depends on the text';
 const BUN_DOCS =
-  'a different English corpus (Bun’s runtime docs: Markdown with code spans, flags and tags), on which Llama 2 needs relatively more tokens than Llama 3 than on the article’s';
+  'a different English corpus (Bun’s runtime docs: Markdown with code spans, flags and tags), denser in tokens than plain prose; on it the gap between Llama 2 and Llama 3 is wider than on the article’s text';
 const GROWS =
   'past full load the wait behind the client cap grows with every request sent, so this tracks run length; the article does not state its run length';
 const OMISSION_SEED =
-  'one Poisson draw per load: below full load the wait behind the cap comes from a few arrival bursts, and other seeds land well above and below';
+  'one Poisson draw per load: below full load the wait behind the cap comes from a handful of arrival bursts, so this p99 varies widely from seed to seed';
+const PRINTED =
+  'published as a fall, shown here as a change. Each variant’s value compares two from-send p99 values taken from one seed each, whose own intervals are a few percent wide';
 const FEW_TOSSES = 'a share of collapsed runs from few seeds: a coin with few tosses; compare the intervals';
 
 export const PUBLISHED: Published[] = [
@@ -161,14 +163,14 @@ export const PUBLISHED: Published[] = [
     published: 17.3,
     unit: 's',
     where: 'Open and closed',
-    note: 'range over the collapsed runs only, which are different runs in a different number; our mildest one only just crossed the one-second line that counts a run as collapsed',
+    note: 'range over the collapsed runs only, which are other runs, and more of them, than the article’s; our mildest one only just crossed the one-second line that counts a run as collapsed',
   },
   {
     id: 'open-closed.peak_open.collapsed_p99_max_s',
     published: 31.4,
     unit: 's',
     where: 'Open and closed',
-    note: 'range over the collapsed runs only: how deep a run sinks depends on how early in the run its preemption spiral starts',
+    note: 'range over the collapsed runs only: our seeds produced more of them than the article’s, spread more widely',
   },
   {
     id: 'open-closed.peak_open.collapsed_preemptions_min',
@@ -182,7 +184,7 @@ export const PUBLISHED: Published[] = [
     published: 2825,
     unit: 'preemptions',
     where: 'Open and closed',
-    note: 'range over the collapsed runs only: how deep a run sinks depends on how early in the run its preemption spiral starts',
+    note: 'range over the collapsed runs only: our seeds produced more of them than the article’s, spread more widely',
   },
 
   // ---- §8 the cliff (Figure 7): share of runs with p99 TTFT above one second
@@ -299,7 +301,7 @@ export const PUBLISHED: Published[] = [
     published: 90,
     unit: 'ms',
     where: 'Percentiles',
-    note: 'ours is the worst over three seeds: one of them began sliding toward its collapse before the ten-minute mark, while the other two stay close to the published value (see the per-seed numbers)',
+    note: 'ours is the worst over three seeds: one of them had a passing episode of a couple of seconds before the ten-minute mark (it collapsed for good later), while the other two stay close to the published value',
   },
   { id: 'long-runs.load98.short_run_requests', published: 6820, unit: 'requests', where: 'Percentiles' },
   { id: 'long-runs.cost.load90_over_peak_pct', published: 11, unit: '%', where: 'Percentiles' },
@@ -318,23 +320,23 @@ export const PUBLISHED: Published[] = [
     published: 46,
     unit: '×',
     where: 'How much of this is the model; Figure 10',
-    note: 'each variant runs one seed at ninety percent load, where the due-clock p99 depends on the draws (see the omission rows); our baseline ratio is lower too',
+    note: 'each variant runs one seed at ninety percent load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
   },
   {
     id: 'sensitivity.range.omission.max_x',
     published: 63,
     unit: '×',
     where: 'How much of this is the model; Figure 10',
-    note: 'each variant runs one seed at ninety percent load, where the due-clock p99 depends on the draws (see the omission rows); our baseline ratio is lower too',
+    note: 'each variant runs one seed at ninety percent load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
   },
   {
     id: 'sensitivity.range.printed_p99_change.min_pct',
     published: -12,
     unit: '%',
     where: 'How much of this is the model; Figure 10',
-    note: 'published as a fall; here as a change, so the largest fall is the smallest change. Each point is one seed’s from-send p99 ratio between two loads',
+    note: `${PRINTED}; the largest fall is the smallest change`,
   },
-  { id: 'sensitivity.range.printed_p99_change.max_pct', published: -5, unit: '%', where: 'How much of this is the model; Figure 10', note: 'published as a fall; here as a change' },
+  { id: 'sensitivity.range.printed_p99_change.max_pct', published: -5, unit: '%', where: 'How much of this is the model; Figure 10', note: PRINTED },
   { id: 'sensitivity.range.definitions_spread.min_x', published: 1.8, unit: '×', where: 'How much of this is the model; Figure 10' },
   { id: 'sensitivity.range.definitions_spread.max_x', published: 2.2, unit: '×', where: 'How much of this is the model; Figure 10' },
   { id: 'sensitivity.budget_2048.metronome_x', published: 2.0, digits: 1, unit: '×', where: 'How much of this is the model; Figure 10' },
