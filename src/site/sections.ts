@@ -18,15 +18,32 @@ export interface ArticleSection {
 }
 
 export const SECTIONS: ArticleSection[] = [
-  { slug: 'intro', title: 'Introduction', experiments: [] },
-  { slug: 'the-instrument', title: 'The instrument', experiments: ['constants'] },
-  { slug: 'where-the-clock-starts', title: 'Where the clock starts', experiments: ['definitions'] },
+  { slug: 'intro', title: 'Introduction', experiments: [], figuresPlaced: true },
+  { slug: 'the-instrument', title: 'The instrument', experiments: ['constants'], figuresPlaced: true },
+  { slug: 'where-the-clock-starts', title: 'Where the clock starts', experiments: ['definitions'], figuresPlaced: true },
   {
     slug: 'the-first-wave',
     title: 'The first wave',
     experiments: ['first-wave', 'request-count', 'all-at-once', 'timeline', 'metronome'],
+    sub: [
+      { id: 'defaults-that-are-mostly-wave', title: 'Defaults that are mostly wave' },
+      { id: 'all-at-once', title: 'Everything at once' },
+      { id: 'the-echo', title: 'The echo' },
+      { id: 'the-metronome', title: 'The metronome' },
+    ],
+    figuresPlaced: true,
   },
-  { slug: 'open-and-closed', title: 'Open and closed', experiments: ['open-closed', 'cliff'] },
+  {
+    slug: 'open-and-closed',
+    title: 'Open and closed',
+    experiments: ['open-closed', 'cliff'],
+    sub: [
+      { id: 'the-peak', title: 'The peak' },
+      { id: 'the-cliff', title: 'The cliff' },
+      { id: 'sessions', title: 'Sessions' },
+    ],
+    figuresPlaced: true,
+  },
   { slug: 'the-queue-nobody-times', title: 'The queue nobody times', experiments: ['omission'] },
   {
     slug: 'percentiles',
