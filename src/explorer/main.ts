@@ -1,0 +1,326 @@
+/**
+ * The explorer page's script: reads the form (and the URL), validates every
+ * field with a message beside it, runs the simulator in a Web Worker with
+ * progress and Cancel, and draws what comes back. Bundled at build time into
+ * one classic inline script (src/explorer/bundle.ts); the worker's code is a
+ * string in it, started from a blob URL — so nothing is fetched, from a
+ * sub-path or from file://.
+ */
+import { formatValue, formatPlain } from '../site/format.ts';
+import { FIELDS } from './fields.ts';
+import {
+  activeKeys, arrivalsClause, defaultParams, describeParams, fromQuery, parseValue, toQuery, validate, valueText, windowClause,
+  type Key, type Params, type Problems,
+} from './params.ts';
+import type { ExplorerResult, SpeedOut } from './run.ts';
+import type { FromWorker, ToWorker } from './worker.ts';
+import { bars, scatter, stepLine, type Frame } from './charts.ts';
+
+declare const __EXPLORER_WORKER__: string;
+
+interface PageData {
+  inflation: number;
+  inflationId: string;
+  presets: { id: string; label: string; experiment: string; section: string | null; summary: string; query: string }[];
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(sel: string) => document.querySelector(sel) as T;
+const root = $('#explorer');
+const data = JSON.parse($('#explorer-data').textContent ?? '{}') as PageData;
+const DEFAULTS = defaultParams(data.inflation);
+const C = { blue: '#0072b2', orange: '#e69f00', vermillion: '#d55e00', grey: '#9a9aa5', green: '#009e73', sky: '#56b4e9', purple: '#cc79a7' };
+
+const input = (k: Key) => document.getElementById(`f-${k}`) as HTMLInputElement | HTMLSelectElement;
+const msgOf = (k: Key) => document.getElementById(`m-${k}`) as HTMLElement;
+
+// ------------------------------------------------------------------ form <-> params
+function fill(p: Params): void {
+  for (const f of FIELDS) input(f.key).value = valueText(f.key, p[f.key]);
+}
+
+function read(): Params {
+  const p = { ...DEFAULTS } as Params;
+  for (const f of FIELDS) (p as unknown as Record<string, unknown>)[f.key] = parseValue(f.key, input(f.key).value);
+  return p;
+}
+
+function showActive(p: Params): void {
+  const on = new Set(activeKeys(p));
+  for (const f of FIELDS) {
+    const row = document.getElementById(`row-${f.key}`);
+    if (row) row.hidden = !on.has(f.key);
+  }
+}
+
+function showProblems(pr: Problems, extra?: { field: Key; message: string }): void {
+  for (const f of FIELDS) {
+    const m = pr[f.key] ?? (extra && extra.field === f.key ? extra.message : undefined);
+    const el = input(f.key);
+    const box = msgOf(f.key);
+    box.textContent = m ?? '';
+    box.hidden = !m;
+    if (m) el.setAttribute('aria-invalid', 'true');
+    else el.removeAttribute('aria-invalid');
+  }
+}
+
+/** The URL carries the configuration in its hash (works from file:// too). */
+function writeUrl(p: Params): void {
+  const hash = `#${toQuery(p)}`;
+  if (location.hash === hash) return;
+  try {
+    history.replaceState(null, '', hash);
+  } catch {
+    location.replace(hash);
+  }
+  lastHash = location.hash;
+}
+let lastHash = '';
+
+function refresh(): { p: Params; problems: Problems } {
+  const p = read();
+  showActive(p);
+  const problems = validate(p);
+  showProblems(problems);
+  $('#config-line').textContent = Object.keys(problems).length ? 'This configuration has problems: see the marked fields.' : describeParams(p);
+  writeUrl(p);
+  return { p, problems };
+}
+
+// ------------------------------------------------------------------ worker
+let worker: Worker | null = null;
+let workerUrl: string | null = null;
+let runId = 0;
+let running: { id: number; p: Params; t0: number } | null = null;
+
+function ensureWorker(): Worker {
+  if (worker) return worker;
+  if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([__EXPLORER_WORKER__], { type: 'text/javascript' }));
+  worker = new Worker(workerUrl);
+  worker.onmessage = (e: MessageEvent<FromWorker>) => onWorker(e.data);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    fail(`the worker stopped: ${e.message || 'unknown error'}`, null);
+    worker?.terminate();
+    worker = null;
+  };
+  return worker;
+}
+
+function setState(state: 'idle' | 'running' | 'done' | 'error' | 'cancelled' | 'invalid', text: string): void {
+  root.dataset.state = state;
+  $('#status').textContent = text;
+  ($('#run') as HTMLButtonElement).disabled = state === 'running';
+  ($('#cancel') as HTMLButtonElement).disabled = state !== 'running';
+  $('#progress').hidden = state !== 'running';
+}
+
+function start(): void {
+  const { p, problems } = refresh();
+  const bad = Object.keys(problems);
+  if (bad.length) {
+    setState('invalid', `Not run: ${bad.length === 1 ? 'one field needs' : `${bad.length} fields need`} fixing (${bad.map((k) => FIELDS.find((f) => f.key === k)?.label ?? k).join(', ')}).`);
+    (input(bad[0] as Key) as HTMLElement).focus();
+    return;
+  }
+  const id = ++runId;
+  root.dataset.run = String(id);
+  running = { id, p, t0: performance.now() };
+  delete root.dataset.elapsedMs;
+  delete root.dataset.roundtripMs;
+  delete root.dataset.speedsMs;
+  const prog = $('#progress') as HTMLProgressElement;
+  prog.max = p.requests;
+  prog.value = 0;
+  setState('running', `Simulating ${formatPlain(p.requests, 0)} requests…`);
+  $('#speeds-status').textContent = '';
+  const msg: ToWorker = { type: 'run', id, params: p };
+  ensureWorker().postMessage(msg);
+}
+
+function cancel(): void {
+  if (!running) return;
+  worker?.terminate();
+  worker = null;
+  running = null;
+  setState('cancelled', 'Cancelled; the worker was stopped. Change something or press Run again.');
+}
+
+function fail(message: string, field: string | null): void {
+  running = null;
+  if (field) showProblems(validate(read()), { field: field as Key, message });
+  setState('error', `Refused: ${message}`);
+}
+
+function onWorker(m: FromWorker): void {
+  if (!running || m.id !== running.id) return;
+  const p = running.p;
+  if (m.type === 'progress') {
+    ($('#progress') as HTMLProgressElement).value = m.done;
+    $('#status').textContent = `Simulating: ${formatPlain(m.done, 0)} of ${formatPlain(m.n, 0)} requests finished…`;
+  } else if (m.type === 'result') {
+    const rt = performance.now() - running.t0;
+    root.dataset.elapsedMs = String(m.result.timing.totalMs);
+    root.dataset.roundtripMs = String(rt);
+    drawResult(p, m.result);
+    setState('running', 'Computing the seven definitions…');
+    $('#timing').textContent =
+      `Simulated in ${formatValue(m.result.timing.totalMs, 'ms')} in the worker ` +
+      `(draws ${formatValue(m.result.timing.drawMs, 'ms')}, simulator ${formatValue(m.result.timing.simMs, 'ms')}, ` +
+      `statistics ${formatValue(m.result.timing.statsMs, 'ms')}); ${formatValue(rt, 'ms')} from Run to the charts' data.`;
+  } else if (m.type === 'speeds') {
+    root.dataset.speedsMs = String(m.ms);
+    drawSpeeds(p, m.rows, m.note);
+    root.dataset.doneRun = String(m.id);
+    running = null;
+    setState('done', 'Done.');
+    if (m.rows) $('#timing').textContent += ` The seven definitions took ${formatValue(m.ms, 'ms')} more.`;
+  } else if (m.type === 'error') {
+    fail(m.message, m.field);
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+const FRAME: Frame = { width: 720, height: 340, margin: { top: 30, right: 16, bottom: 40, left: 62 } };
+
+function pctText(q: ExplorerResult['p99Send']): string {
+  const [lo, hi] = q.interval;
+  const iv = q.supported
+    ? `order-statistic 95% interval ${formatValue(lo, 'ms', { bare: true })}–${formatValue(hi, 'ms')} (ranks ${q.ranks[0]} and ${q.ranks[1]} of ${formatPlain(q.n, 0)})`
+    : `no interval: ${q.reason}`;
+  return `${iv}; n = ${formatPlain(q.n, 0)}`;
+}
+
+function drawResult(p: Params, r: ExplorerResult): void {
+  const set = (sel: string, v: number, text: string, detail: string) => {
+    const el = $(sel);
+    el.dataset.raw = String(v);
+    el.querySelector('.v')!.textContent = text;
+    el.querySelector('.d')!.textContent = detail;
+  };
+  set('#p99-send', r.p99Send.value, formatValue(r.p99Send.value, 'ms'), pctText(r.p99Send));
+  set('#p99-due', r.p99Due.value, formatValue(r.p99Due.value, 'ms'), pctText(r.p99Due));
+  set('#mean-send', r.meanSendMs, formatValue(r.meanSendMs, 'ms'), `median ${formatValue(r.medianSendMs, 'ms')}`);
+  set(
+    '#run-facts', r.makespan, formatValue(r.makespan, 's'),
+    `${formatPlain(r.steps, 0)} engine steps, ${formatPlain(r.preemptions, 0)} preemptions, ` +
+      `${formatValue(r.achievedReqPerS, 'req/s')} completed, ${formatPlain(r.outputTokens, 0)} output tokens`,
+  );
+  $('#window-line').textContent = `Statistics: ${windowClause(p)}. Arrivals: ${arrivalsClause(p)}. p99 by numpy’s linear rule.`;
+  $('#results').hidden = false;
+
+  const series = [];
+  if (r.from > 0) series.push({ y: r.ttftSendMs, from: 0, to: r.from, color: C.grey, label: 'warmup (left out)' });
+  series.push({ y: r.ttftSendMs, from: r.from, to: r.to, color: C.blue, label: 'TTFT from send' });
+  if (r.to < r.n) series.push({ y: r.ttftSendMs, from: r.to, to: r.n, color: C.grey, label: 'cooldown (left out)' });
+  if (r.dueDiffers) series.push({ y: r.ttftDueMs, from: r.from, to: r.to, color: C.orange, label: 'TTFT from due' });
+  const rules = [{ y: r.p99Send.value, color: C.blue, dash: '6,3', label: 'p99 from send' }];
+  if (r.dueDiffers) rules.push({ y: r.p99Due.value, color: C.vermillion, dash: '2,3', label: 'p99 from due' });
+  $('#ttft-chart').innerHTML = scatter(
+    'ttft-svg', FRAME, r.n, series, rules, 'request index (send order)', 'TTFT (ms, log scale)',
+    'Time to first token, request by request',
+    `Scatter of ${r.n} requests' time to first token against request index, log scale, with the p99 as a dashed line.`,
+  );
+  $('#tput-chart').innerHTML = stepLine(
+    'tput-svg', { ...FRAME, height: 260 }, r.throughput.start, r.throughput.width, r.throughput.tokPerS, C.green,
+    'time since the run started (s)', 'output tokens/s', 'Throughput over time',
+    `Output tokens per second in ${r.throughput.start.length} equal time bins over the run.`,
+  );
+}
+
+const TOOL_COLORS = [C.blue, C.orange, C.green, C.vermillion, C.sky, C.purple, '#7f7f7f'];
+
+function drawSpeeds(p: Params, rows: SpeedOut[] | null, note: string | null): void {
+  const chart = $('#speeds-chart');
+  const body = $('#speeds-body');
+  const other = $('#speeds-other');
+  body.innerHTML = '';
+  other.innerHTML = '';
+  if (!rows) {
+    chart.innerHTML = '';
+    $('#speeds-status').textContent = `Not computed: ${note ?? 'no token times'}.`;
+    return;
+  }
+  $('#speeds-status').textContent = '';
+  const primary = rows.filter((r) => r.primary);
+  chart.innerHTML = bars(
+    'speeds-svg', { width: 720, height: 0, margin: { top: 8, right: 70, bottom: 34, left: 190 } },
+    primary.map((r, i) => ({ label: r.toolName, value: r.tokPerS, color: TOOL_COLORS[i % TOOL_COLORS.length], note: r.reason })),
+    'tokens/s per user', 'Seven per-user speeds of the same run',
+    `Bars of the per-user speed each tool's headline definition gives for this run: ${primary.map((r) => `${r.toolName} ${r.tokPerS === null ? 'not computed' : formatPlain(r.tokPerS)}`).join('; ')}.`,
+    'tok/s',
+  );
+  const arrivals = arrivalsClause(p);
+  const window = windowClause(p);
+  const row = (r: SpeedOut) => {
+    const tr = document.createElement('tr');
+    tr.dataset.tool = r.tool;
+    const cells = [r.toolName, r.metric, r.formula, r.tokPerS === null ? `— (${r.reason ?? 'not computed'})` : formatPlain(r.tokPerS), formatPlain(r.n, 0)];
+    cells.forEach((c, i) => {
+      const td = document.createElement(i === 0 ? 'th' : 'td');
+      if (i === 0) td.setAttribute('scope', 'row');
+      td.textContent = c;
+      if (i === 1 || i === 2) td.className = 'mono';
+      if (i >= 3) td.className = 'numcell';
+      if (i === 3 && r.tokPerS !== null) td.dataset.raw = String(r.tokPerS);
+      tr.appendChild(td);
+    });
+    const clause = document.createElement('tr');
+    clause.className = 'clause';
+    const td = document.createElement('td');
+    td.colSpan = 5;
+    td.textContent = `arrivals: ${arrivals} · clock: ${r.tool === 'mlperf' ? 'from the scheduled (due) time' : `from send — ${r.clock}`} · window: ${window}`;
+    clause.appendChild(td);
+    return [tr, clause];
+  };
+  for (const r of primary) body.append(...row(r));
+  for (const r of rows.filter((x) => !x.primary)) other.append(...row(r));
+}
+
+// ------------------------------------------------------------------ wiring
+function applyUrl(): boolean {
+  const h = location.hash || location.search;
+  const { params, found } = fromQuery(h, DEFAULTS);
+  fill(params);
+  lastHash = location.hash;
+  return found;
+}
+
+let debounce: number | undefined;
+$('#explorer-form').addEventListener('input', () => {
+  clearTimeout(debounce);
+  debounce = window.setTimeout(refresh, 120);
+});
+$('#explorer-form').addEventListener('change', () => refresh());
+$('#explorer-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  clearTimeout(debounce);
+  start();
+});
+$('#cancel').addEventListener('click', cancel);
+$('#reset').addEventListener('click', () => {
+  fill(DEFAULTS);
+  refresh();
+});
+for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-preset]')) {
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    const pr = data.presets.find((x) => x.id === a.dataset.preset);
+    if (!pr) return;
+    fill(fromQuery(pr.query, DEFAULTS).params);
+    if (running) cancel();
+    root.dataset.preset = pr.id;
+    start();
+  });
+}
+window.addEventListener('hashchange', () => {
+  if (location.hash === lastHash) return;
+  applyUrl();
+  if (running) cancel();
+  start();
+});
+
+applyUrl();
+refresh();
+root.dataset.ready = 'true';
+start();

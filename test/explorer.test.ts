@@ -1,0 +1,272 @@
+/**
+ * The explorer in a browser (playwright-core + Debian chromium, never a
+ * downloaded browser). dist/ is served under a sub-path by a tiny static
+ * server, every request to another origin is blocked and recorded; one test
+ * opens the page from file://.
+ *
+ * Needs a built dist/ (CI runs `npm run build` before `npm test`; locally
+ * `node bin/stopwatches.mjs run && npx astro build`). Nothing is skipped: without
+ * dist/explorer.html the suite fails and says so.
+ *
+ * Timing: the in-browser time of a 640-request, 64-slot run (the first-wave
+ * preset) is written to test-artifacts/explorer-timing.json and printed; the
+ * test asserts nothing about speed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { formatValue } from '../src/site/format.ts';
+import { defaultParams, fromQuery, toQuery, type Params } from '../src/explorer/params.ts';
+import { runExplorer } from '../src/explorer/run.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+/** The built site; STOPWATCHES_DIST points elsewhere (e.g. a private `astro build --outDir`). */
+const DIST = process.env.STOPWATCHES_DIST ? normalize(process.env.STOPWATCHES_DIST) : join(ROOT, 'dist');
+const PAGE = join(DIST, 'explorer.html');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const PREFIX = '/explorer/sub-path/';
+const NUMBERS = join(ROOT, 'src/generated/numbers.json');
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+
+function serve(): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (!url.pathname.startsWith(PREFIX)) return void res.writeHead(404).end('outside the base');
+    let rel = decodeURIComponent(url.pathname.slice(PREFIX.length)) || 'index.html';
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = normalize(join(DIST, rel));
+    if (!file.startsWith(DIST) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+interface Watch {
+  errors: string[];
+  foreign: string[];
+  failed: string[];
+}
+
+describe('explorer in a browser', () => {
+  let server: Server;
+  let browser: Browser;
+  let origin: string;
+  const watches: Watch[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(PAGE)) throw new Error('explorer: dist/explorer.html is missing; run `npm run build` (or `npx astro build`) before the tests');
+    if (!existsSync(NUMBERS)) throw new Error('explorer: src/generated/numbers.json is missing; run `node bin/stopwatches.mjs run` first');
+    server = await serve();
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((ok) => (server ? server.close(ok) : ok(null)));
+  });
+
+  /** A page that records console errors and failed requests, and blocks (and records) any request to another origin. */
+  async function open(url: string): Promise<Page> {
+    const p = await browser.newPage();
+    const w: Watch = { errors: [], foreign: [], failed: [] };
+    watches.push(w);
+    p.on('console', (m) => { if (m.type() === 'error') w.errors.push(m.text()); });
+    p.on('pageerror', (e) => w.errors.push(String(e)));
+    p.on('response', (r) => { if (r.status() >= 400) w.failed.push(`${r.url()} → ${r.status()}`); });
+    await p.route('**/*', (route) => {
+      const u = route.request().url();
+      if (u.startsWith(origin) || u.startsWith('file:') || u.startsWith('blob:') || u.startsWith('data:')) return route.continue();
+      w.foreign.push(u);
+      return route.abort();
+    });
+    await p.goto(url, { waitUntil: 'load' });
+    await p.waitForFunction(() => document.getElementById('explorer')?.dataset.ready === 'true');
+    return p;
+  }
+
+  const url = (hash = '') => `${origin}${PREFIX}explorer.html${hash}`;
+  const runOf = (p: Page) => p.evaluate(() => Number(document.getElementById('explorer')!.dataset.run ?? 0));
+
+  /** Waits until run `id` has finished (both the statistics and the definitions). */
+  async function finished(p: Page, id: number): Promise<void> {
+    await p.waitForFunction(
+      (want) => {
+        const d = document.getElementById('explorer')!.dataset;
+        if (d.state === 'error' && d.run === String(want)) throw new Error(`run failed: ${document.getElementById('status')!.textContent}`);
+        return d.state === 'done' && d.doneRun === String(want);
+      },
+      id,
+      { timeout: 60_000 },
+    );
+  }
+
+  async function fields(p: Page): Promise<Record<string, string>> {
+    return p.$$eval('#explorer-form input, #explorer-form select', (els) =>
+      Object.fromEntries(els.map((e) => [(e as HTMLInputElement).name, (e as HTMLInputElement).value])),
+    );
+  }
+
+  async function clickPreset(p: Page, id: string): Promise<void> {
+    const before = await runOf(p);
+    await p.click(`a[data-preset="${id}"]`);
+    await p.waitForFunction((b) => Number(document.getElementById('explorer')!.dataset.run) > b, before);
+    await finished(p, await runOf(p));
+  }
+
+  it('runs the first-wave preset and reads back the p99 TTFT the build computed', async () => {
+    const numbers = JSON.parse(readFileSync(NUMBERS, 'utf8')) as Record<string, { value: number; n: number; interval: [number, number] | null }>;
+    const want = numbers['first-wave.slots64.seed1.p99_all_ms'];
+    expect(want, 'numbers.json lacks first-wave.slots64.seed1.p99_all_ms: run `node bin/stopwatches.mjs run --only first-wave`').toBeDefined();
+    const p = await open(url());
+    await clickPreset(p, 'first-wave');
+    const got = await p.$eval('#p99-send', (e) => ({ raw: Number((e as HTMLElement).dataset.raw), text: e.querySelector('.v')!.textContent, detail: e.querySelector('.d')!.textContent }));
+    expect(Math.abs(got.raw - want.value) / want.value).toBeLessThan(1e-9);
+    expect(got.text).toBe(formatValue(want.value, 'ms'));
+    expect(got.detail).toContain(`n = ${want.n}`);
+    // The same interval as the build's, printed by the same rule.
+    expect(got.detail).toContain(`${formatValue(want.interval![0], 'ms', { bare: true })}–${formatValue(want.interval![1], 'ms')}`);
+    // The preset's configuration is in the URL.
+    const hash = await p.evaluate(() => location.hash);
+    expect(fromQuery(hash, defaultParams()).params.slots).toBe(64);
+    expect(fromQuery(hash, defaultParams()).params.requests).toBe(640);
+    // Charts and the seven definitions, each with its clause line.
+    expect(await p.$eval('#ttft-chart path[data-series="TTFT from send"]', (e) => e.getAttribute('data-count'))).toBe('640');
+    expect(Number(await p.$eval('#tput-chart path[data-bins]', (e) => e.getAttribute('data-bins')))).toBeGreaterThan(10);
+    const tools = await p.$$eval('#speeds-body tr[data-tool]', (rows) => rows.map((r) => (r as HTMLElement).dataset.tool));
+    expect(tools).toEqual(['vllm', 'sglang', 'inferencex', 'aiperf', 'guidellm', 'llmperf', 'mlperf']);
+    const clauses = await p.$$eval('#speeds-body tr.clause', (rows) => rows.map((r) => r.textContent ?? ''));
+    expect(clauses).toHaveLength(7);
+    for (const c of clauses) expect(c).toMatch(/^arrivals: closed loop, 64 slots.* · clock: .* · window: whole run, 640 requests$/);
+    await p.close();
+  });
+
+  it('a shared URL restores the same configuration (and the same result)', async () => {
+    const shared: Params = {
+      ...defaultParams(1.1), client: 'capped', rate: 37.5, cap: 24, lengths: 'vllm', isl: 700, osl: 150, ratio: 0.3,
+      requests: 900, warmup: 30, cooldown: 20, seed: 42, stream: 'shared-test', tokenBudget: 4096, kvCapacityTokens: 200_000,
+      maxNumSeqs: 256, etaCompute: 0.6, etaMemory: 0.9, stepOverheadMs: 0.5, inflation: 1.1,
+    };
+    // 1) A page whose reader set these by hand: its address bar holds them.
+    const a = await open(url());
+    await finished(a, await runOf(a));
+    for (const [k, v] of Object.entries({ client: 'capped', lengths: 'vllm' })) await a.selectOption(`#f-${k}`, v);
+    for (const k of ['rate', 'cap', 'isl', 'osl', 'ratio', 'requests', 'warmup', 'cooldown', 'seed', 'stream', 'tokenBudget', 'kvCapacityTokens', 'maxNumSeqs', 'etaCompute', 'etaMemory', 'stepOverheadMs', 'inflation'] as const) {
+      await a.fill(`#f-${k}`, String(shared[k]));
+    }
+    await a.waitForFunction((q) => location.hash === `#${q}`, toQuery(shared));
+    const link = await a.evaluate(() => location.href);
+    const typed = await fields(a);
+    await a.close();
+    // 2) Someone opens the link: same fields, and the run gives what Node gives for the same configuration.
+    const b = await open(link);
+    await finished(b, await runOf(b));
+    const restored = await fields(b);
+    expect(restored).toEqual(typed);
+    expect(restored.rate).toBe('37.5');
+    expect(restored.stream).toBe('shared-test');
+    const raw = Number(await b.$eval('#p99-due', (e) => (e as HTMLElement).dataset.raw));
+    expect(raw).toBe(runExplorer(shared).p99Due.value);
+    await b.close();
+  });
+
+  it('an out-of-range input shows its message beside the field and the run is refused', async () => {
+    const p = await open(url());
+    await finished(p, await runOf(p));
+    const before = await runOf(p);
+    await p.fill('#f-slots', '0');
+    await p.waitForSelector('#m-slots:not([hidden])');
+    expect(await p.textContent('#m-slots')).toBe('slots must be an integer from 1 to 4,096');
+    expect(await p.getAttribute('#f-slots', 'aria-invalid')).toBe('true');
+    // The message sits in the field's own row, next to its input.
+    expect(await p.$eval('#m-slots', (m) => m.closest('.field')?.id)).toBe('row-slots');
+    await p.click('#run');
+    await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'invalid');
+    expect(await p.textContent('#status')).toMatch(/Not run: one field needs fixing \(Slots\)/);
+    expect(await runOf(p)).toBe(before);
+    // A bound on the run's size, and a KV pool too small for the longest request.
+    await p.fill('#f-slots', '64');
+    await p.fill('#f-requests', '60000');
+    await p.waitForSelector('#m-requests:not([hidden])');
+    expect(await p.textContent('#m-requests')).toMatch(/runs above 50,000 requests are refused/);
+    await p.fill('#f-requests', '640');
+    await p.fill('#f-kvCapacityTokens', '1500');
+    await p.waitForSelector('#m-kvCapacityTokens:not([hidden])');
+    expect(await p.textContent('#m-kvCapacityTokens')).toMatch(/raise it to at least 2,048 tokens/);
+    expect(await p.isHidden('#m-slots')).toBe(true);
+    await p.close();
+  });
+
+  it('runs in a worker: the page answers while a long run goes, and Cancel stops it', async () => {
+    const p = await open(url());
+    await finished(p, await runOf(p));
+    const before = await runOf(p);
+    // A long run: every token its own step (a budget of two tokens), fifty thousand requests.
+    await p.selectOption('#f-lengths', 'fixed');
+    await p.fill('#f-isl', '600');
+    await p.fill('#f-osl', '600');
+    await p.fill('#f-slots', '256');
+    await p.fill('#f-tokenBudget', '2');
+    await p.fill('#f-requests', '50000');
+    await p.click('#run');
+    await p.waitForFunction((b) => document.getElementById('explorer')!.dataset.run === String(b + 1) && document.getElementById('explorer')!.dataset.state === 'running', before);
+    const t0 = Date.now();
+    const ping = await p.evaluate(() => new Promise<number>((ok) => { const t = performance.now(); requestAnimationFrame(() => ok(performance.now() - t)); }));
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(ping).toBeLessThan(1000);
+    await p.click('#cancel');
+    await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'cancelled');
+    // A new run after the cancel starts a fresh worker and finishes.
+    await clickPreset(p, 'first-wave');
+    await p.close();
+  });
+
+  it('works from file:// (worker from a blob URL, nothing fetched)', async () => {
+    const p = await open(pathToFileURL(PAGE).href + '#' + toQuery({ ...defaultParams(1.2), requests: 200, slots: 16 }));
+    await finished(p, await runOf(p));
+    const raw = Number(await p.$eval('#p99-send', (e) => (e as HTMLElement).dataset.raw));
+    expect(raw).toBe(runExplorer({ ...defaultParams(1.2), requests: 200, slots: 16 }).p99Send.value);
+    await p.close();
+  });
+
+  it('times a 640-request, 64-slot run in the browser (reported, not asserted)', async () => {
+    const p = await open(url());
+    await finished(p, await runOf(p));
+    const runs: { workerMs: number; roundtripMs: number; definitionsMs: number }[] = [];
+    for (let k = 0; k < 5; k++) {
+      await clickPreset(p, 'first-wave');
+      runs.push(await p.evaluate(() => {
+        const d = document.getElementById('explorer')!.dataset;
+        return { workerMs: Number(d.elapsedMs), roundtripMs: Number(d.roundtripMs), definitionsMs: Number(d.speedsMs) };
+      }));
+    }
+    await p.close();
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const report = {
+      run: 'first-wave preset: closed loop, 64 slots, 640 requests, InferenceX 1024/1024 ratio 0.8, seed 1',
+      note: 'workerMs = draws + simulator + TTFT statistics inside the worker; roundtripMs = from Run to the result in the page; definitionsMs = the seven per-token definitions, computed after',
+      chromium: browser.version(),
+      runs,
+      median: { workerMs: med(runs.map((r) => r.workerMs)), roundtripMs: med(runs.map((r) => r.roundtripMs)), definitionsMs: med(runs.map((r) => r.definitionsMs)) },
+    };
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'explorer-timing.json'), `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`explorer timing (ms): ${JSON.stringify(report.median)} — test-artifacts/explorer-timing.json`);
+    expect(runs).toHaveLength(5);
+  });
+
+  it('made no request to another origin, no failed request and no console error', () => {
+    expect(watches.length).toBeGreaterThan(0);
+    expect(watches.flatMap((w) => w.foreign)).toEqual([]);
+    expect(watches.flatMap((w) => w.failed)).toEqual([]);
+    expect(watches.flatMap((w) => w.errors)).toEqual([]);
+  });
+});
