@@ -22,6 +22,8 @@ export interface SnapshotOptions {
 export interface SnapshotResult {
   numbers: string[];
   figures: { changed: string[]; added: string[]; removed: string[] };
+  /** Data snapshots (data/<exp>.json) changed, added or removed; absent when none did. */
+  data?: { changed: string[]; added: string[]; removed: string[] };
 }
 
 function readNumbers(path: string): NumbersFile {
@@ -68,14 +70,39 @@ export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
     }
   }
 
+  // Combined data (data/<exp>.json): the rows behind each figure, for `npm run diff`.
+  const data = { changed: [] as string[], added: [] as string[], removed: [] as string[] };
+  const genData = existsSync(join(gen, 'data')) ? readdirSync(join(gen, 'data')).filter((f) => f.endsWith('.json')).sort() : [];
+  mkdirSync(join(snap, 'data'), { recursive: true });
+  const snapData = readdirSync(join(snap, 'data')).filter((f) => f.endsWith('.json')).sort();
+  for (const f of genData) {
+    const from = join(gen, 'data', f);
+    const to = join(snap, 'data', f);
+    if (!existsSync(to)) data.added.push(f);
+    else if (!readFileSync(from).equals(readFileSync(to))) data.changed.push(f);
+    copyFileSync(from, to);
+  }
+  for (const f of snapData) {
+    if (!genData.includes(f)) {
+      rmSync(join(snap, 'data', f), { force: true });
+      data.removed.push(f);
+    }
+  }
+
   const lines = describeNumberChanges(changes);
+  const dataChanges = data.changed.length + data.added.length + data.removed.length;
   log(`snapshot: ${lines.length} number${lines.length === 1 ? '' : 's'} changed; figures: ${figures.changed.length} changed, ${figures.added.length} new, ${figures.removed.length} removed`);
+  if (dataChanges) log(`snapshot: data: ${data.changed.length} changed, ${data.added.length} new, ${data.removed.length} removed`);
   for (const l of lines) log(`  ${l}`);
   for (const f of figures.changed) log(`  changed ${f}`);
   for (const f of figures.added) log(`  new     ${f}`);
   for (const f of figures.removed) log(`  removed ${f}`);
-  if (lines.length + figures.changed.length + figures.added.length + figures.removed.length) log('review with `git diff test/snapshots`, then commit');
-  return { numbers: changes.map((c) => c.id), figures };
+  for (const f of data.changed) log(`  changed data/${f}`);
+  for (const f of data.added) log(`  new     data/${f}`);
+  for (const f of data.removed) log(`  removed data/${f}`);
+  const n = lines.length + figures.changed.length + figures.added.length + figures.removed.length + dataChanges;
+  if (n) log('review with `npm run diff` (before accepting) or `git diff test/snapshots`, then commit with the reason for every changed number');
+  return { numbers: changes.map((c) => c.id), figures, ...(dataChanges ? { data } : {}) };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
