@@ -1,0 +1,331 @@
+/**
+ * `npm run diff`: a scratch baseline/current pair (numbers.json, figures, data)
+ * with one number and one figure changed lists exactly those; an unchanged
+ * build reports nothing; a missing or corrupt baseline is one clear line and
+ * exit 2; a git revision is read without a checkout; and end to end, a changed
+ * constant in a scratch project run by the real pipeline lists exactly the
+ * numbers and the figure that depend on it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pngjs from 'pngjs';
+import { UserError } from '../src/errors.ts';
+import { compareData, computeDiff, dataRows, fmtRel, hasChanges, loadDir, parseArgs, runDiff, summaryLines } from '../src/pipeline/diff.ts';
+import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
+import type { Published } from '../src/site/published.ts';
+import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
+
+const { PNG } = pngjs;
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const DIFF_TS = join(REPO, 'src', 'pipeline', 'diff.ts');
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'stopwatches-diff-'));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+/** A w×h white PNG with black pixels at `dots` ([x, y]). */
+function png(w: number, h: number, dots: [number, number][] = []): Buffer {
+  const img = new PNG({ width: w, height: h });
+  img.data.fill(255);
+  for (const [x, y] of dots) img.data.set([0, 0, 0, 255], (y * w + x) * 4);
+  return PNG.sync.write(img);
+}
+
+const num = (value: number, unit = 'ms', extra: object = {}) => ({ value, unit, n: 100, interval: null, experiment: 'a', ...extra });
+
+interface Build {
+  numbers: Record<string, unknown>;
+  figures: Record<string, Buffer | string>;
+  data?: Record<string, unknown>;
+}
+
+function writeBuild(dir: string, b: Build): string {
+  mkdirSync(join(dir, 'figures'), { recursive: true });
+  writeFileSync(join(dir, 'numbers.json'), JSON.stringify(b.numbers));
+  for (const [f, buf] of Object.entries(b.figures)) writeFileSync(join(dir, 'figures', f), buf);
+  if (b.data) {
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    for (const [e, d] of Object.entries(b.data)) writeFileSync(join(dir, 'data', `${e}.json`), `${JSON.stringify(d)}\n`);
+  }
+  return dir;
+}
+
+const baseBuild = (): Build => ({
+  numbers: { 'a.x_ms': num(10.5), 'a.y_ms': num(20), 'a.gone': num(3, '') },
+  figures: {
+    'a.one.svg': '<svg><rect x="1"/></svg>\n',
+    'a.one.png': png(20, 10),
+    'a.two.svg': '<svg><rect x="2"/></svg>\n',
+    'a.two.png': png(20, 10, [[1, 1]]),
+    'b.three.svg': '<svg/>\n',
+    'b.three.png': png(8, 8),
+  },
+  data: { a: { rows: [{ k: 1, v: 2 }, { k: 2, v: 3 }], meta: { label: 'x' } }, b: { xs: [1, 2, 3] } },
+});
+
+/** The baseline with exactly one number moved (and one added, one removed) and one figure changed. */
+const currentBuild = (): Build => {
+  const b = baseBuild();
+  return {
+    numbers: { 'a.x_ms': num(12), 'a.y_ms': num(20), 'a.new': num(7, 'req') },
+    figures: { ...b.figures, 'a.one.svg': '<svg><rect x="1.5"/></svg>\n', 'a.one.png': png(20, 10, [[0, 0], [5, 5], [19, 9]]) },
+    data: { a: { rows: [{ k: 1, v: 2 }, { k: 2, v: 4 }], meta: { label: 'x' } }, b: { xs: [1, 2, 3] } },
+  };
+};
+
+const PUB = new Map<string, Published>([['a.x_ms', { id: 'a.x_ms', published: 0.01, unit: 's', where: 'test' }]]);
+
+/** A scratch project root: test/snapshots (baseline) and src/generated (current). */
+function scratch(base: Build, cur: Build): string {
+  const root = tmp();
+  writeBuild(join(root, 'test', 'snapshots'), base);
+  writeBuild(join(root, 'src', 'generated'), cur);
+  return root;
+}
+
+function diffIn(root: string, extra: Partial<Parameters<typeof runDiff>[0]> = {}) {
+  const lines: string[] = [];
+  const out = runDiff({ root, published: PUB, log: (l) => lines.push(l), ...extra });
+  return { ...out, lines, html: readFileSync(out.report, 'utf8') };
+}
+
+describe('npm run diff on a scratch pair', () => {
+  it('lists exactly the number and the figure that changed, with the published neighbourhood, pixels and data rows', () => {
+    const root = scratch(baseBuild(), currentBuild());
+    const { result, report, lines, html } = diffIn(root);
+    expect(report).toBe(join(root, 'dist', 'diff', 'index.html'));
+    expect(result.numbers.map((n) => [n.id, n.kind])).toEqual([
+      ['a.gone', 'removed'],
+      ['a.new', 'added'],
+      ['a.x_ms', 'changed'],
+    ]);
+    const x = result.numbers.find((n) => n.id === 'a.x_ms')!;
+    expect(x.abs).toBeCloseTo(1.5);
+    expect(x.rel).toBeCloseTo(1.5 / 10.5);
+    // 10.5 ms is within 10% of the published 0.01 s; 12 ms is not.
+    expect(x.neighbourhood).toBe('left');
+    expect(result.figures.map((f) => [f.key, f.kind, f.svgChanged, f.pngChanged, f.pixels])).toEqual([['a.one', 'changed', true, true, 3]]);
+    expect(result.figures[0]!.data).toEqual([{ path: 'rows[1]', kind: 'changed', old: { k: 2, v: 3 }, new: { k: 2, v: 4 }, fields: ['v'] }]);
+    expect(result.sameFigures).toBe(2);
+
+    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 1 new, 1 removed (of 3); figures 1 changed, 0 new, 0 removed');
+    expect(lines).toContain('  published neighbourhood (±10%): 1 left, 0 entered');
+    expect(lines).toContain('    a.x_ms: 10.5 ms → 12 ms (+14.3%)  [LEFT ±10% of published 0.01 s]');
+    expect(lines).toContain('  figure a.one: changed, 3 px differ (1.5% of the image), 1 data row changed');
+    expect(lines.at(-1)).toBe('  report: dist/diff/index.html');
+
+    // The report: self-contained, relative links only, images beside it.
+    for (const f of ['a.one.old.png', 'a.one.new.png', 'a.one.diff.png', 'a.one.old.svg', 'a.one.new.svg']) expect(existsSync(join(root, 'dist/diff/figures', f))).toBe(true);
+    expect(existsSync(join(root, 'dist/diff/figures/a.two.old.png'))).toBe(false);
+    const links = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(0);
+    for (const l of links) expect(l).toMatch(/^(figures\/[\w.-]+|#[\w.-]+)$/);
+    expect(html).not.toMatch(/https?:|<script|<link/);
+    expect(html).toContain('<code>a.x_ms</code>');
+    expect(html).toContain('LEFT ±10% of published 0.01 s');
+    expect(html).toContain('3 of 200 pixels differ');
+    expect(html).toContain('<b>v</b>: 3 → 4 (+33.3%)');
+    const diffImg = PNG.sync.read(readFileSync(join(root, 'dist/diff/figures/a.one.diff.png')));
+    expect([diffImg.width, diffImg.height]).toEqual([20, 10]);
+    const json = JSON.parse(readFileSync(join(root, 'dist/diff/diff.json'), 'utf8'));
+    expect(json.figures[0].key).toBe('a.one');
+    expect(readFileSync(join(root, 'dist/diff/numbers.txt'), 'utf8').split('\n')[0]).toMatch(/^a\.x_ms: /);
+  });
+
+  it('reports nothing for an unchanged build, and clears a stale report', () => {
+    const root = scratch(baseBuild(), baseBuild());
+    mkdirSync(join(root, 'dist', 'diff', 'figures'), { recursive: true });
+    writeFileSync(join(root, 'dist/diff/figures/stale.png'), 'x');
+    const { result, lines, html } = diffIn(root);
+    expect(hasChanges(result)).toBe(false);
+    expect(result.numbers).toEqual([]);
+    expect(result.figures).toEqual([]);
+    expect(result.dataOnly).toEqual([]);
+    expect(lines).toEqual(['diff: no number or figure changed against test/snapshots (3 numbers, 3 figures)', '  report: dist/diff/index.html']);
+    expect(html).toContain('No number or figure changed.');
+    expect(existsSync(join(root, 'dist/diff/figures/stale.png'))).toBe(false);
+  });
+
+  it('says when PNG sizes differ and still draws the difference', () => {
+    const cur = baseBuild();
+    cur.figures['b.three.png'] = png(8, 12);
+    const { result, lines, html } = diffIn(scratch(baseBuild(), cur));
+    const f = result.figures.find((x) => x.key === 'b.three')!;
+    expect([f.oldSize, f.newSize, f.svgChanged, f.pngChanged]).toEqual([[8, 8], [8, 12], false, true]);
+    expect(f.pixels).toBe(0); // the new rows are white, as is the padding
+    expect(lines.some((l) => l.includes('figure b.three: changed') && l.includes('size 8×8 → 8×12'))).toBe(true);
+    expect(html).toContain('The PNG sizes differ: 8×8 → 8×12 px');
+  });
+
+  it('marks a value-same change (interval only), an entered neighbourhood, and a data-only change', () => {
+    const base = baseBuild();
+    const cur = baseBuild();
+    base.numbers['a.x_ms'] = num(12);
+    cur.numbers['a.x_ms'] = num(10.2);
+    cur.numbers['a.y_ms'] = num(20, 'ms', { interval: [19, 21] });
+    cur.data = { ...cur.data, b: { xs: [1, 2, 5] } };
+    cur.figures['b.three.svg'] = base.figures['b.three.svg']!;
+    const { result, lines } = diffIn(scratch(base, cur));
+    expect(result.numbers.map((n) => [n.id, n.neighbourhood, n.valueSame])).toEqual([
+      ['a.x_ms', 'entered', false],
+      ['a.y_ms', null, true],
+    ]);
+    expect(lines).toContain('    a.y_ms: 20 ms unchanged; interval none → [19, 21]');
+    expect(result.dataOnly).toEqual([{ experiment: 'b', rows: 1 }]);
+  });
+
+  it('notes a baseline without data snapshots instead of failing', () => {
+    const base = baseBuild();
+    delete base.data;
+    const { result, html } = diffIn(scratch(base, currentBuild()));
+    expect(result.figures[0]!.data).toBeNull();
+    expect(result.figures[0]!.dataNote).toContain('has no data snapshot');
+    expect(html).toContain('npm run snapshot');
+  });
+});
+
+describe('a missing or corrupt baseline', () => {
+  const fails = (root: string, match: RegExp, extra = {}) => {
+    let err: unknown;
+    try {
+      diffIn(root, extra);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).exitCode).toBe(2);
+    expect((err as Error).message).not.toContain('\n');
+    expect((err as Error).message).toMatch(match);
+  };
+
+  it('names the file and the fix', () => {
+    const root = scratch(baseBuild(), currentBuild());
+    rmSync(join(root, 'test/snapshots/numbers.json'));
+    fails(root, /^diff: test\/snapshots\/numbers\.json does not exist; accept a baseline with `npm run snapshot`/);
+    writeFileSync(join(root, 'test/snapshots/numbers.json'), '{"a.x_ms": {"value": 1, ');
+    fails(root, /^diff: test\/snapshots\/numbers\.json is not valid JSON \(.*\); accept a baseline with `npm run snapshot`/);
+    writeFileSync(join(root, 'test/snapshots/numbers.json'), '[1, 2]');
+    fails(root, /is not a numbers file/);
+    writeFileSync(join(root, 'test/snapshots/numbers.json'), JSON.stringify(baseBuild().numbers));
+    writeFileSync(join(root, 'test/snapshots/figures/a.one.png'), 'not a png');
+    fails(root, /^diff: test\/snapshots\/figures\/a\.one\.png is not a readable PNG \(.*\); fix or re-accept the baseline/);
+    writeFileSync(join(root, 'test/snapshots/figures/a.one.png'), baseBuild().figures['a.one.png']!);
+    writeFileSync(join(root, 'test/snapshots/data/a.json'), '{');
+    fails(root, /^diff: test\/snapshots\/data\/a\.json is not valid JSON/);
+  });
+
+  it('a missing build, an unknown revision', () => {
+    const root = scratch(baseBuild(), currentBuild());
+    fails(root, /^diff: nope-not-a-rev is neither a folder nor a git revision/, { base: 'nope-not-a-rev' });
+    rmSync(join(root, 'src/generated'), { recursive: true });
+    fails(root, /^diff: src\/generated\/numbers\.json does not exist; build first: `npm run build`/);
+  });
+
+  it('the command exits 2 with one line on stderr, 0 with changes', () => {
+    const root = scratch(baseBuild(), currentBuild());
+    const run = () => spawnSync(join(REPO, 'node_modules', '.bin', 'tsx'), [DIFF_TS], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const ok = run();
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('diff against test/snapshots: numbers 1 changed');
+    rmSync(join(root, 'test/snapshots/numbers.json'));
+    const bad = run();
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^diff: test\/snapshots\/numbers\.json does not exist; /)]);
+  }, 30_000);
+
+  it('parses its arguments', () => {
+    expect(parseArgs([])).toEqual({ all: false });
+    expect(parseArgs(['HEAD~1', '--all'])).toEqual({ base: 'HEAD~1', all: true });
+    expect(() => parseArgs(['a', 'b'])).toThrow('one baseline only');
+    expect(() => parseArgs(['--bogus'])).toThrow('unknown option --bogus');
+  });
+});
+
+describe('against a git revision', () => {
+  it('reads test/snapshots at the revision with git show, without touching the work tree', () => {
+    const root = scratch(baseBuild(), currentBuild());
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+    git('init', '-q');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'add', 'test/snapshots');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '-m', 'baseline');
+    // Accept the current build in the work tree; the revision still holds the old baseline.
+    cpSync(join(root, 'src/generated'), join(root, 'test/snapshots'), { recursive: true });
+    expect(hasChanges(diffIn(root).result)).toBe(false);
+    const { result, lines } = diffIn(root, { base: 'HEAD' });
+    expect(result.base).toMatch(/^git [0-9a-f]{7} \(HEAD\)$/);
+    expect(result.numbers.map((n) => n.id)).toEqual(['a.gone', 'a.new', 'a.x_ms']);
+    expect(result.figures.map((f) => f.key)).toEqual(['a.one']);
+    expect(result.figures[0]!.pixels).toBe(3);
+    expect(result.figures[0]!.data?.map((r) => r.path)).toEqual(['rows[1]']);
+    expect(lines[0]).toMatch(/^diff against git [0-9a-f]{7} \(HEAD\): numbers 1 changed/);
+    expect(git('status', '--porcelain', 'test/snapshots')).not.toBe('');
+  });
+});
+
+describe('helpers', () => {
+  it('flattens data into rows by path', () => {
+    const rows = dataRows({ rows: [{ a: 1, iv: [0, 1] }], xs: [5, 6, 7, 8, 9], meta: { n: 3, deep: { z: true } }, empty: [] });
+    expect([...rows.entries()]).toEqual([
+      ['(top)', { empty: [] }],
+      ['rows[0]', { a: 1, iv: [0, 1] }],
+      ['xs[0]', 5],
+      ['xs[1]', 6],
+      ['xs[2]', 7],
+      ['xs[3]', 8],
+      ['xs[4]', 9],
+      ['meta', { n: 3 }],
+      ['meta.deep', { z: true }],
+    ]);
+    expect(compareData({ xs: [1, 2, 3, 4, 5] }, { xs: [1, 3, 3, 4, 5, 6] })).toEqual([
+      { path: 'xs[1]', kind: 'changed', old: 2, new: 3 },
+      { path: 'xs[5]', kind: 'added', new: 6 },
+    ]);
+  });
+
+  it('formats relative changes', () => {
+    expect([fmtRel(0), fmtRel(0.1234), fmtRel(-0.5), fmtRel(2.5), fmtRel(0.00001), fmtRel(Infinity)]).toEqual(['0%', '+12.3%', '-50.0%', '+250%', '+0.0010%', '+∞ (from 0)']);
+  });
+
+  it('loads a folder baseline and summarizes a computed diff', () => {
+    const a = loadDir(writeBuild(tmp(), baseBuild()), 'A', 'fix');
+    const b = loadDir(writeBuild(tmp(), currentBuild()), 'B', 'fix');
+    const r = computeDiff(a, b, PUB);
+    expect(summaryLines(r, null)[0]).toBe('diff against A: numbers 1 changed, 1 new, 1 removed (of 3); figures 1 changed, 0 new, 0 removed');
+  });
+});
+
+describe('end to end: one constant changed in a scratch project', () => {
+  let r: TempRoot | undefined;
+  afterEach(() => r?.cleanup());
+
+  it('lists exactly the numbers and the figure that depend on it', async () => {
+    r = tempRoot(['experiments/alpha.ts', 'experiments/beta.ts']);
+    await r.run();
+    acceptSnapshot({ root: r.root, env: {}, log: () => {} });
+    expect(hasChanges(runDiff({ root: r.root, log: () => {} }).result)).toBe(false);
+
+    r.edit('experiments/lib/alpha-only.ts', (t) => t.replace('SCALE_MS = 10', 'SCALE_MS = 12'));
+    await r.run();
+    const lines: string[] = [];
+    const { result } = runDiff({ root: r.root, log: (l) => lines.push(l) });
+    // alpha's mean scales by 1.2; its seed count and beta's mean do not depend on the constant.
+    expect(result.numbers.map((n) => [n.id, n.kind])).toEqual([['alpha.mean_ms', 'changed']]);
+    expect(result.numbers[0]!.rel).toBeCloseTo(0.2, 10);
+    expect(result.figures.map((f) => [f.key, f.kind])).toEqual([['alpha.samples', 'changed']]);
+    expect(result.figures[0]!.pixels).toBeGreaterThan(0);
+    expect(result.figures[0]!.data).toHaveLength(75); // every drawn point moved
+    expect(result.figures[0]!.data!.every((d) => d.fields?.join() === 'ms')).toBe(true);
+    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3); figures 1 changed, 0 new, 0 removed');
+  }, 60_000);
+});
