@@ -264,7 +264,7 @@ describe('stopwatches metrics (CLI)', () => {
   });
   const cases: [string, string, RegExp][] = [
     ['garbage.json', '{nope', /not valid JSON/],
-    ['array.json', '[1,2]', /not a simulator result/],
+    ['array.json', '[1,2]', /cannot tell which tool wrote this file.*stopwatches simulate --tokens/],
     ['notokens.json', JSON.stringify({ ...good, requests: { ...good.requests, token_times: undefined } }), /no requests.token_times.*--tokens/],
     ['empty.json', JSON.stringify({ ...good, requests: { due_t: [], send_t: [], first_t: [], finish_t: [], npre: [], token_times: [] } }), /no requests/],
   ];

@@ -4,6 +4,7 @@
  * which of the report's rows the file cannot support.
  */
 import { readFileSync } from 'node:fs';
+import { UserError } from '../errors.ts';
 import { readRunFile } from '../metrics/read.ts';
 import type { ReportRow } from '../metrics/report.ts';
 import type { BenchmarkRun } from '../metrics/records.ts';
@@ -35,8 +36,42 @@ export async function loadMetricsInput(path: string, opts: { format?: string; en
   if (opts.format === SIMULATOR_FORMAT || (opts.format === undefined && looksLikeSimulatorResult(path))) {
     return { run: readRunFile(path), format: SIMULATOR_FORMAT, missing: [], lacks: [], notes: [], reported: null };
   }
-  const res = await importResultFile(path, { format: opts.format === undefined ? undefined : parseFormat(opts.format), entry: opts.entry });
+  const format = opts.format === undefined ? undefined : opts.format === SIMULATOR_FORMAT ? undefined : parseFormat(opts.format);
+  let res;
+  try {
+    res = await importResultFile(path, { format, entry: opts.entry });
+  } catch (err) {
+    if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, err.message));
+    throw err;
+  }
   return { run: res.run, format: res.format, missing: res.missing, lacks: res.lacks, notes: res.notes, reported: (res.reported as Record<string, Reported>) ?? null };
+}
+
+/** A clearer line for a file no importer recognised: broken JSON is named as such; the simulator's format is listed too. */
+function undetectedMessage(path: string, message: string): string {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch {
+    return message;
+  }
+  const lines = text.split('\n').filter((l) => l.trim());
+  const parses = (s: string) => {
+    try {
+      JSON.parse(s);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (/^[[{]/.test(text) && !parses(text) && !lines.every(parses)) {
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      return `${path}: not valid JSON (${(err as Error).message.split('\n')[0]}); is the file truncated?`;
+    }
+  }
+  return message.replace('supported formats: ', `supported formats: ${SIMULATOR_FORMAT} (\`stopwatches simulate --tokens\` output), `);
 }
 
 /** Which report rows each missing capability rules out (matched on tool and metric name). */
