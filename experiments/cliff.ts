@@ -4,12 +4,11 @@
  * p99 TTFT exceeds one second, with a Wilson score 95% interval — the share is
  * a coin with few tosses, so the interval is printed with it.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { wilsonInterval } from '../src/stats/index.ts';
 import { num, shareNum } from './lib/measure.ts';
 import { closedPoint, openRun, p99 } from './lib/sweep.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   loadsPct: [90, 95, 98, 100, 102],
@@ -25,7 +24,7 @@ interface Result extends Params {
   preemptions: number;
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'cliff',
   title: 'The cliff',
   config,
@@ -59,26 +58,6 @@ export default defineExperiment({
     n['requests_per_run'] = num(c.requests, 'requests');
     return { data: { bars, runs: results.map((r) => ({ load: r.loadPct, p99: r.p99Ms })) }, numbers: n };
   },
-  figures: {
-    share: (d) => ({
-      title: 'Share of runs that fell off the cliff',
-      caption:
-        'Open-loop runs at loads around the sweep’s peak rate; a run has collapsed when its p99 time to first token exceeds one second. Bars: share of runs; whiskers: Wilson score 95% intervals.',
-      alt: `Bars of collapsed share by load, from ${d.bars[0].load}% to ${d.bars[d.bars.length - 1].load}% of the peak, rising near and above the peak, with wide intervals.`,
-      plot: {
-        width: 720,
-        height: 320,
-        marginLeft: 56,
-        x: { label: 'load (% of the sweep’s peak rate)', type: 'band', domain: d.bars.map((b: { load: number }) => b.load) },
-        y: { label: 'runs collapsed (%)', domain: [0, 100], grid: true },
-        marks: [
-          Plot.barY(d.bars, { x: 'load', y: 'share', fill: '#0072B2', fillOpacity: 0.8 }),
-          Plot.ruleX(d.bars, { x: 'load', y1: 'lo', y2: 'hi', stroke: 'currentColor', strokeWidth: 2 }),
-          Plot.text(d.bars, { x: 'load', y: 'hi', text: (b: { collapsed: number; runs: number }) => `${b.collapsed}/${b.runs}`, dy: -8 }),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'open loop, Poisson at 90–102% of the 256-slot closed loop’s delivered rate; 40 seeds per load',
     clock: 'from send (= due)',
@@ -88,3 +67,7 @@ export default defineExperiment({
     prompts: 'InferenceX random lengths in [819, 1,024] in and out; 8,000 requests per run',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/cliff.ts draws. */
+export type CliffData = DataOf<typeof experiment>;

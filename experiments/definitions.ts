@@ -7,12 +7,11 @@
  * its inflation factor is not assumed here but read from the tokens
  * experiment (Llama 2 ÷ Llama 3 count on English technical docs).
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, fixedLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { fromSimResult, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
 import { num, pctNum } from './lib/measure.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 export const config = {
   users: 64,
@@ -66,7 +65,7 @@ export function withInflation(rows: SpeedRow[], f: number): SpeedRow[] {
   );
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'definitions',
   title: 'Seven definitions, one run',
   config,
@@ -101,33 +100,6 @@ export default defineExperiment({
     bars.sort((a, b) => b.tokPerS - a.tokPerS);
     return { data: { bars, rows }, numbers };
   },
-  figures: {
-    speeds: (d) => ({
-      title: 'One run, seven per-user speeds',
-      caption:
-        'The same simulated timestamps (64 users, 1,024 in / 128 out) measured with each tool’s headline per-token definition, converted to tokens per second per user.',
-      alt: `Horizontal bars, one per tool, from ${Math.round(d.bars[d.bars.length - 1].tokPerS)} to ${Math.round(d.bars[0].tokPerS)} tokens per second per user.`,
-      plot: {
-        width: 720,
-        height: 320,
-        marginLeft: 230,
-        marginRight: 50,
-        x: { label: 'tokens/s per user', grid: true },
-        y: { label: null, domain: d.bars.map((b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`) },
-        marks: [
-          Plot.barX(d.bars, { y: (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`, x: 'tokPerS', fill: '#0072B2' }),
-          Plot.text(d.bars, {
-            y: (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`,
-            x: 'tokPerS',
-            text: (b: { tokPerS: number }) => b.tokPerS.toFixed(1),
-            textAnchor: 'start',
-            dx: 4,
-          }),
-          Plot.ruleX([0]),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'closed loop, 64 slots opened at t = 0, 1,000 requests',
     clock: 'each tool’s own (send, or scheduled time for MLPerf — equal here)',
@@ -137,3 +109,7 @@ export default defineExperiment({
     prompts: 'vLLM random dataset defaults: 1,024 in, 128 out, range ratio 0',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/definitions.ts draws. */
+export type DefinitionsData = DataOf<typeof experiment>;

@@ -4,12 +4,11 @@
  * roofline envelope of per-user speed against total throughput (Figure 12),
  * with simulated closed-loop runs plotted inside it.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, inferencexLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { closedLoopLittle, num } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   moe: { experts: 256, perToken: 8, batches: [1, 8, 32, 64, 128, 256] },
@@ -30,7 +29,7 @@ function idealDecode(cfg: ServerConfig, batch: number, ctx: number): { perUser: 
   return { perUser: 1 / t, total: batch / t };
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'derivations',
   title: 'Small derivations',
   config,
@@ -93,26 +92,6 @@ export default defineExperiment({
       numbers,
     };
   },
-  figures: {
-    envelope: (d) => ({
-      title: 'The roofline envelope',
-      caption: `Per-user decode speed against total output throughput for a Llama 3.1 8B-shaped model in BF16 on an H100-class GPU, decoding at ${d.context} tokens of context on the ideal roofline (line), and the simulated closed-loop runs (dots).`,
-      alt: 'A curve falling from the batch-one speed at the left to a compute-bound wall at the right; the simulated runs all sit below and to the left of it.',
-      plot: {
-        width: 720,
-        height: 380,
-        marginLeft: 60,
-        x: { type: 'log', label: 'total output throughput (tok/s)', grid: true },
-        y: { label: 'per-user speed (tok/s)', grid: true },
-        marks: [
-          Plot.line(d.envelope, { x: 'total', y: 'perUser', stroke: '#D55E00', strokeWidth: 2 }),
-          Plot.dot(d.runs, { x: 'total', y: 'perUser', fill: '#0072B2', r: 4 }),
-          Plot.text(d.runs, { x: 'total', y: 'perUser', text: (r: { slots: number }) => `${r.slots}`, dy: -9, fill: '#0072B2' }),
-          Plot.text(['ideal roofline'], { x: d.envelope[4].total, y: d.envelope[4].perUser, dy: -12, textAnchor: 'start', fill: '#D55E00' }),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'closed loops of 1–256 slots, 10× prompts (for the dots)',
     clock: 'server step ends',
@@ -122,6 +101,10 @@ export default defineExperiment({
     prompts: 'InferenceX random lengths in [819, 1,024] in and out',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/derivations.ts draws. */
+export type DerivationsData = DataOf<typeof experiment>;
 
 /** Is the point (total, perUser) at or below the envelope (interpolated in log total)? */
 function inside(env: { total: number; perUser: number }[], total: number, perUser: number): boolean {

@@ -5,8 +5,8 @@
  * warmup (2 × N) finishes before the measured run, which therefore starts from
  * an idle server too — so the warmup is not simulated.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
+import type { DataOf } from '../src/pipeline/types.ts';
 import { defaultServerConfig, inferencexLengths, simulate, stepTime } from '../src/sim/index.ts';
 import { percentileWithInterval } from '../src/stats/index.ts';
 import { closedLoopLittle, meanOf, median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
@@ -74,7 +74,7 @@ function prefillRate(cfg = defaultServerConfig(), promptLen = 1024): number {
   return (k * promptLen) / dt;
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'first-wave',
   title: 'The first wave',
   config,
@@ -133,32 +133,6 @@ export default defineExperiment({
       numbers,
     };
   },
-  figures: {
-    ttft: (d) => ({
-      title: 'Time to first token, request by request',
-      caption: `Closed loop, ${d.figure.slots} slots, every slot opened at once. The first ${d.figure.slots} requests queue behind each other's prefill; the whole-run p99 (dashed) falls inside that staircase, the p99 without it (dotted) does not.`,
-      alt: `Scatter of time to first token against request index for ${d.figure.ttfts.length} requests. The first ${d.figure.slots} requests climb a staircase up to about ${Math.round(Math.max(...d.figure.ttfts.slice(0, d.figure.slots)))} ms; the rest stay near ${Math.round(d.figure.p99After)} ms or below.`,
-      plot: {
-        width: 720,
-        height: 360,
-        marginLeft: 56,
-        y: { type: 'log', label: 'TTFT (ms)', grid: true },
-        x: { label: 'request index' },
-        marks: [
-          Plot.dot(d.figure.ttfts.map((v, i) => ({ i, v, wave: i < d.figure.slots })), {
-            x: 'i',
-            y: 'v',
-            r: 1.6,
-            fill: (p: { wave: boolean }) => (p.wave ? '#D55E00' : '#0072B2'),
-          }),
-          Plot.ruleY([d.figure.p99All], { stroke: '#D55E00', strokeDasharray: '6,3' }),
-          Plot.ruleY([d.figure.p99After], { stroke: '#0072B2', strokeDasharray: '2,3' }),
-          Plot.text([`whole-run p99`], { x: d.figure.ttfts.length, y: d.figure.p99All, textAnchor: 'end', dy: -6, fill: '#D55E00' }),
-          Plot.text([`p99 after the first wave`], { x: d.figure.ttfts.length, y: d.figure.p99After, textAnchor: 'end', dy: -6, fill: '#0072B2' }),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'closed loop, every slot opened at t = 0 (InferenceX fixed-sequence recipe: 10 × N prompts, infinite rate)',
     clock: 'from send (after the client semaphore)',
@@ -168,3 +142,7 @@ export default defineExperiment({
     prompts: 'InferenceX random lengths, uniform integers in [⌊0.8·1024⌋, 1024] in and out; no prefix cache hits',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/first-wave.ts draws. */
+export type FirstWaveData = DataOf<typeof experiment>;

@@ -8,6 +8,8 @@
  * merge without conflicts. `ifPresent(path)` marks a module still being written
  * (skipped with a note until the file exists); use the bare path once it lands.
  * Each module: `export default defineExperiment({...})` (src/pipeline/types.ts).
+ * Its figures live apart, in experiments/figures/<same file name>, outside every
+ * job key (src/pipeline/README.md).
  */
 import { ifPresent, type RegistryEntry } from '../src/pipeline/registry.ts';
 

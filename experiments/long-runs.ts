@@ -7,7 +7,6 @@
  * Nothing per token is kept: each run keeps its per-request TTFTs (8 bytes a
  * request) and reduces them to windows inside the job.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, inferencexLengths, poissonTimes, simulate } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
@@ -15,7 +14,7 @@ import { autocorrelation, linearPercentile, windowVsIid } from '../src/stats/ind
 import { num, overSeeds } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
 import { StepLog } from './lib/step-log.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   requests: 160_000,
@@ -38,10 +37,7 @@ const config = {
 };
 type Params = { loadPct: number; seed: number };
 
-/** Okabe–Ito: warm colours for the 98% runs, cool for 95% and 90%. */
-const PALETTE = ['#D55E00', '#CC79A7', '#E69F00', '#0072B2', '#56B4E9', '#009E73'];
-
-interface WindowRow {
+export interface WindowRow {
   /** Send time of the window's last request, s. */
   t: number;
   p99Ms: number;
@@ -61,7 +57,7 @@ interface Result extends Params {
   };
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'long-runs',
   title: 'Correlated samples and long runs',
   config,
@@ -177,66 +173,6 @@ export default defineExperiment({
       numbers: n,
     };
   },
-  figures: {
-    windows: (d) => {
-      const rows = d.series.flatMap((s: { label: string; loadPct: number; windows: WindowRow[] }) =>
-        s.windows.map((w) => ({ h: w.t / 3600, p99: w.p99Ms / 1000, run: s.label, load: s.loadPct })),
-      );
-      return {
-        title: 'p99 over four simulated hours',
-        caption:
-          'p99 time to first token in back-to-back windows of 1,000 requests, open loop near the sweep’s peak rate. A run that collapses into the preemption spiral stays there.',
-        alt: 'Six time series of windowed p99 on a log axis; the 98% runs jump from tens of milliseconds to tens of seconds at different times and never come back; the 95% and 90% runs mostly stay low.',
-        plot: {
-          width: 720,
-          height: 360,
-          marginLeft: 60,
-          x: { label: 'simulated time (h)' },
-          y: { type: 'log', label: 'windowed p99 TTFT', grid: true, tickFormat: (v: number) => (v >= 1 ? `${v} s` : `${Math.round(v * 1000)} ms`) },
-          color: { type: 'ordinal', domain: d.series.map((s: { label: string }) => s.label), range: PALETTE },
-          marks: [
-            Plot.line(rows, { x: 'h', y: 'p99', stroke: 'run', strokeWidth: 1.2 }),
-            Plot.ruleY([d.collapseMs / 1000], { strokeDasharray: '4,3' }),
-            ...d.series.map((s: { label: string }, i: number) =>
-              Plot.text([s.label], { frameAnchor: 'top-left', dx: 8, dy: 6 + 14 * i, fill: PALETTE[i % PALETTE.length] }),
-            ),
-          ],
-        },
-      };
-    },
-    spread: (d) => {
-      const rows = d.spreads.flatMap((s: { windowSize: number; windowBand: [number, number]; iidBand: [number, number] }) => [
-        { w: `${s.windowSize}`, kind: 'back-to-back windows', lo: s.windowBand[0], hi: s.windowBand[1] },
-        { w: `${s.windowSize}`, kind: 'i.i.d. draws', lo: s.iidBand[0], hi: s.iidBand[1] },
-      ]);
-      return {
-        title: 'A p99 from neighbours moves more',
-        caption:
-          'Middle 90% of p99 estimates from back-to-back windows of one run at 90% of the peak rate, against independent draws of the same size from the same run.',
-        alt: 'For each window size, the band of windowed p99s is wider than the band of i.i.d. p99s.',
-        plot: {
-          width: 720,
-          height: 300,
-          marginLeft: 60,
-          x: { label: 'window (requests)', type: 'band', domain: d.spreads.map((s: { windowSize: number }) => `${s.windowSize}`) },
-          y: { label: 'p99 TTFT (ms)', grid: true },
-          marks: [
-            Plot.ruleX(rows, {
-              x: 'w',
-              y1: 'lo',
-              y2: 'hi',
-              stroke: (r: { kind: string }) => (r.kind === 'i.i.d. draws' ? '#0072B2' : '#D55E00'),
-              strokeWidth: 8,
-              dx: (r: { kind: string }) => (r.kind === 'i.i.d. draws' ? 8 : -8),
-            } as never),
-            Plot.ruleY([d.spreads[0].truth], { strokeDasharray: '4,3' }),
-            Plot.text(['back-to-back windows'], { frameAnchor: 'top-left', dx: 8, dy: 8, fill: '#D55E00' }),
-            Plot.text(['i.i.d. draws'], { frameAnchor: 'top-left', dx: 8, dy: 24, fill: '#0072B2' }),
-          ],
-        },
-      };
-    },
-  },
   clauses: {
     arrivals: 'open loop, Poisson at 90, 95 and 98% of the 256-slot closed loop’s delivered rate, 160,000 requests per run',
     clock: 'from send (= due)',
@@ -246,3 +182,7 @@ export default defineExperiment({
     prompts: 'InferenceX random lengths in [819, 1,024] in and out',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/long-runs.ts draws. */
+export type LongRunsData = DataOf<typeof experiment>;

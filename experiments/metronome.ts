@@ -4,7 +4,6 @@
  * together: the closed loop settles into cohorts, and every member of a cohort
  * waits for the whole cohort's prefill. Drawing lengths from a range breaks it.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import {
   defaultServerConfig,
@@ -19,7 +18,7 @@ import {
 import { createRng, type Rng } from '../src/rng/index.ts';
 import { median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
 import { percentileWithInterval } from '../src/stats/index.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 export const config = {
   slots: 64,
@@ -75,7 +74,7 @@ export function metronomeRun(c: Config, p: Params, rng: Rng, cfg: ServerConfig =
   };
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'metronome',
   title: 'The metronome',
   config,
@@ -135,46 +134,6 @@ export default defineExperiment({
       numbers,
     };
   },
-  figures: {
-    ttft: (d) => ({
-      title: 'Fixed lengths make a metronome',
-      caption:
-        'Steady-state time to first token per request (after the first wave), closed loop of 64 slots. Identical lengths (orange) lock requests into cohorts that share a prefill; lengths drawn from a range (blue) do not.',
-      alt: `Two series of steady-state TTFT against request index. Fixed lengths sit in bands around ${Math.round(median(d.fixed))} ms; ranged lengths sit around ${Math.round(median(d.ranged))} ms.`,
-      plot: {
-        width: 720,
-        height: 340,
-        marginLeft: 56,
-        y: { type: 'log', label: 'TTFT (ms)', grid: true },
-        x: { label: 'request index (after the first wave)' },
-        marks: [
-          Plot.dot(d.fixed.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: '#D55E00' }),
-          Plot.dot(d.ranged.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: '#0072B2' }),
-          Plot.text(['fixed 1,024 / 1,024'], { frameAnchor: 'top-right', dy: 4, fill: '#D55E00' }),
-          Plot.text(['InferenceX range [819, 1,024]'], { x: d.ranged.length, y: 50, textAnchor: 'end', fill: '#0072B2' }),
-        ],
-      },
-    }),
-    range_ratio: (d) => ({
-      title: 'One flag value, two distributions',
-      caption: `Lengths drawn with a range ratio of 0.8 around a nominal ${d.length} tokens: upstream vLLM samples [L(1−r), L(1+r)], InferenceX samples [rL, L].`,
-      alt: 'Two histograms: the upstream vLLM one is flat and wide, the InferenceX one is narrow and sits just below the nominal length.',
-      plot: {
-        width: 720,
-        height: 260,
-        marginLeft: 56,
-        x: { label: 'length (tokens)' },
-        y: { label: 'share of draws', grid: true, percent: true },
-        color: { domain: [...new Set(d.histograms.map((h: { tool: string }) => h.tool))], range: ['#E69F00', '#0072B2'] },
-        marks: [
-          Plot.rectY(d.histograms, { x1: 'x', x2: 'x2', y: 'share', fill: 'tool', fillOpacity: 0.7 }),
-          Plot.ruleX([d.length], { strokeDasharray: '4,3' }),
-          Plot.text(['upstream vLLM'], { frameAnchor: 'top-left', dx: 8, dy: 8, fill: '#E69F00' }),
-          Plot.text(['InferenceX'], { frameAnchor: 'top-left', dx: 8, dy: 24, fill: '#0072B2' }),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'closed loop, 64 slots opened at t = 0, 1,280 requests (20×)',
     clock: 'from send',
@@ -184,3 +143,7 @@ export default defineExperiment({
     prompts: 'fixed 1,024 / 1,024 (range ratio 0) vs InferenceX lengths in [819, 1,024]',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/metronome.ts draws. */
+export type MetronomeData = DataOf<typeof experiment>;

@@ -7,7 +7,6 @@
  * SLOs per second (clock after the semaphore) and DistServe's highest rate at
  * which 90% of requests meet them (clock from due).
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, poissonTimes, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
@@ -15,7 +14,7 @@ import { inferencexLengths } from '../src/sim/index.ts';
 import { linearPercentile } from '../src/stats/index.ts';
 import { num, pctNum } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   cap: 64,
@@ -60,7 +59,7 @@ export function cappedRun(rate: number, cap: number, n: number, seed: number, cf
   };
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'omission',
   title: 'Coordinated omission',
   config,
@@ -125,28 +124,6 @@ export default defineExperiment({
     ]);
     return { data: { lines, rates: rows.map((r) => ({ load: r.loadPct, offered: r.offered, achieved: r.achieved })) }, numbers: n };
   },
-  figures: {
-    p99: (d) => ({
-      title: 'The queue the client hides',
-      caption:
-        'Poisson arrivals behind a client cap of 64 in flight. p99 time to first token timed from the send (after the semaphore, what the tools print) and from when each request was due.',
-      alt: 'Two lines against offered load: the from-send p99 stays flat at tens of milliseconds, the from-due p99 climbs by three orders of magnitude past full load.',
-      plot: {
-        width: 720,
-        height: 360,
-        marginLeft: 60,
-        x: { label: 'offered load (% of 64-slot capacity)' },
-        y: { type: 'log', label: 'p99 TTFT', grid: true, tickFormat: (v: number) => (v >= 1 ? `${v} s` : `${Math.round(v * 1000)} ms`) },
-        color: { domain: ['from send (printed)', 'from due (experienced)'], range: ['#0072B2', '#D55E00'] },
-        marks: [
-          Plot.line(d.lines, { x: 'load', y: 'v', stroke: 'clock', strokeWidth: 2 }),
-          Plot.dot(d.lines, { x: 'load', y: 'v', fill: 'clock', r: 3 }),
-          Plot.text(['from due (experienced)'], { frameAnchor: 'top-left', dx: 8, dy: 8, fill: '#D55E00' }),
-          Plot.text(['from send (printed)'], { frameAnchor: 'top-left', dx: 8, dy: 24, fill: '#0072B2' }),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'Poisson at 50–150% of the 64-slot capacity, behind a client FIFO semaphore of 64 (vLLM --request-rate + --max-concurrency)',
     clock: 'from send (after the semaphore) vs from due (the scheduled arrival)',
@@ -156,3 +133,7 @@ export default defineExperiment({
     prompts: 'InferenceX random lengths in [819, 1,024] in and out',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/omission.ts draws. */
+export type OmissionData = DataOf<typeof experiment>;

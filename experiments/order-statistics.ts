@@ -3,11 +3,10 @@
  * needs before an order statistic bounds it, and MLPerf LoadGen's
  * early-stopping rule built on the same binomial argument.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { earlyStoppingMinUnder, minSamplesForMaxBound, probMaxExceeds, quantileIntervalRanks } from '../src/stats/index.ts';
 import { num } from './lib/measure.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   confidence: 0.95,
@@ -19,7 +18,7 @@ const config = {
   earlyStoppingOver: [0, 1, 5, 10, 50],
 };
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'order-statistics',
   title: 'Order statistics',
   config,
@@ -39,27 +38,6 @@ export default defineExperiment({
     const curve = c.curveN.map((k) => ({ n: k, pct: 100 * probMaxExceeds(k, 0.99) }));
     return { data: { curve, confidence: c.confidence, minN: n['max_bounds_p99.min_n'].value }, numbers: n };
   },
-  figures: {
-    max_bound: (d) => ({
-      title: 'When does the largest sample bound the p99?',
-      caption:
-        'Probability that the largest of n independent samples lies above the true 99th percentile. It passes the 95% line only at the sample size marked.',
-      alt: `A rising curve of probability against sample size on a log axis, crossing 95% at n = ${d.minN}.`,
-      plot: {
-        width: 720,
-        height: 300,
-        marginLeft: 56,
-        x: { type: 'log', label: 'sample size n' },
-        y: { label: 'P(max > true p99) (%)', domain: [0, 100], grid: true },
-        marks: [
-          Plot.line(d.curve, { x: 'n', y: 'pct', stroke: '#0072B2', strokeWidth: 2 }),
-          Plot.dot(d.curve, { x: 'n', y: 'pct', fill: '#0072B2' }),
-          Plot.ruleY([100 * d.confidence], { stroke: '#D55E00', strokeDasharray: '5,3' }),
-          Plot.ruleX([d.minN], { stroke: '#D55E00', strokeDasharray: '2,3' }),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'not applicable (no simulation)',
     clock: 'not applicable',
@@ -69,3 +47,7 @@ export default defineExperiment({
     prompts: 'not applicable',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/order-statistics.ts draws. */
+export type OrderStatisticsData = DataOf<typeof experiment>;

@@ -4,12 +4,11 @@
  * request count at 2×, 3×, 10× and 30× the concurrency. The fewer requests per
  * slot, the larger the share of the sample that belongs to the first wave.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
 import { closedLoopLittle, mean, median, num, ttftMs } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   isl: 1000,
@@ -27,9 +26,7 @@ interface Row extends Params {
   littleRatio: number;
 }
 
-const COLORS = ['#D55E00', '#E69F00', '#009E73', '#0072B2'];
-
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'request-count',
   title: 'Mean TTFT by request count',
   config,
@@ -86,39 +83,6 @@ export default defineExperiment({
     numbers['little.max_deviation_pct'] = num(100 * Math.max(...little.map((x) => Math.abs(x - 1))), '%', little.length);
     return { data: { rows, multipliers: c.multipliers, longest }, numbers };
   },
-  figures: {
-    mean_ttft: (d) => {
-      const lines = d.rows.map((r) => ({ slots: r.slots, ms: r.meanAllMs, series: `${r.multiplier}× requests` }));
-      const steady = d.rows.filter((r) => r.multiplier === d.longest).map((r) => ({ slots: r.slots, ms: r.meanAfterMs }));
-      const last = d.multipliers.map((m: number, i: number) => {
-        const g = d.rows.filter((r) => r.multiplier === m);
-        const end = g[g.length - 1];
-        return { slots: end.slots, ms: end.meanAllMs, label: `${m}× requests`, color: COLORS[i % COLORS.length] };
-      });
-      return {
-        title: 'Mean time to first token against concurrency',
-        caption:
-          'Closed loops with every slot opened at once, fixed 1,000-token prompts and answers. Each line collects a different number of requests per slot; the dashed line is the mean without the first wave.',
-        alt: `Lines of mean TTFT against concurrency for ${d.multipliers.length} request counts; the fewer requests per slot, the steeper the line. Without the first wave the mean stays nearly flat.`,
-        plot: {
-          width: 720,
-          height: 380,
-          marginLeft: 56,
-          marginRight: 110,
-          x: { label: 'concurrency (slots)' },
-          y: { label: 'mean TTFT (ms)', grid: true },
-          color: { domain: d.multipliers.map((m: number) => `${m}× requests`), range: COLORS },
-          marks: [
-            Plot.line(lines, { x: 'slots', y: 'ms', stroke: 'series', strokeWidth: 2 }),
-            Plot.dot(lines, { x: 'slots', y: 'ms', fill: 'series', r: 2.5 }),
-            Plot.line(steady, { x: 'slots', y: 'ms', stroke: 'currentColor', strokeDasharray: '5,4' }),
-            Plot.text(last, { x: 'slots', y: 'ms', text: 'label', fill: 'color', textAnchor: 'start', dx: 6 }),
-            Plot.text([steady[steady.length - 1]], { x: 'slots', y: 'ms', text: () => 'without the wave', textAnchor: 'start', dx: 6, dy: 10 }),
-          ],
-        },
-      };
-    },
-  },
   clauses: {
     arrivals: 'closed loop, every slot opened at t = 0, request count = 2, 3, 10 or 30 × concurrency',
     clock: 'from send (after the client semaphore)',
@@ -128,3 +92,7 @@ export default defineExperiment({
     prompts: 'fixed 1,000 tokens in and 1,000 out (AIPerf / NIM replay); no prefix cache hits',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/request-count.ts draws. */
+export type RequestCountData = DataOf<typeof experiment>;

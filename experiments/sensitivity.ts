@@ -6,7 +6,6 @@
  * effect reuses its experiment's own function, so the baseline row equals the
  * numbers of those experiments.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { withOverrides, type ServerOverrides } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
@@ -18,7 +17,7 @@ import { config as waveConfig, runOne as firstWaveRun } from './first-wave.ts';
 import { cappedRun } from './omission.ts';
 import { config as defsConfig, definitionsRun, withInflation } from './definitions.ts';
 import { config as metroConfig, metronomeRun } from './metronome.ts';
-import type { NumberValue } from '../src/pipeline/types.ts';
+import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   variants: [
@@ -39,7 +38,7 @@ const config = {
 };
 type Params = { id: string; overrides: ServerOverrides };
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'sensitivity',
   title: 'How much of this is the model',
   config,
@@ -101,42 +100,6 @@ export default defineExperiment({
     n['variants'] = num(rows.length, 'variants');
     return { data: { rows }, numbers: n };
   },
-  figures: {
-    effects: (d) => {
-      const effects = [
-        { key: 'wave', label: 'first wave' },
-        { key: 'omission', label: 'omission at 90%' },
-        { key: 'definitions', label: 'definitions spread' },
-        { key: 'metronome', label: 'metronome' },
-      ];
-      const base = d.rows[0] as Record<string, number | string>;
-      const cells = d.rows.flatMap((r: Record<string, number | string>) =>
-        effects.map((e) => ({ variant: r.label, effect: e.label, v: r[e.key] as number, rel: (r[e.key] as number) / (base[e.key] as number) })),
-      );
-      return {
-        title: 'Four effects under eleven servers',
-        caption:
-          'Each row changes one constant of the simulated server; each panel is one effect of the paper, measured as in its own section, drawn relative to the baseline server (labels give the effect itself, as a ratio). None of the effects disappears; the metronome follows the token budget.',
-        alt: 'Four panels of dots, one row per server variant. In the first three panels every dot sits close to the baseline; in the metronome panel the token budget moves the dot far left (small budget) or right (large budget).',
-        plot: {
-          width: 760,
-          height: 420,
-          marginLeft: 170,
-          marginTop: 30,
-          marginBottom: 40,
-          fx: { label: null, domain: effects.map((e) => e.label) },
-          y: { label: null, domain: d.rows.map((r: { label: string }) => r.label) },
-          x: { type: 'log', domain: [0.25, 4], ticks: [0.5, 1, 2], tickFormat: (v: number) => `${v}×`, label: 'relative to the baseline server', grid: true },
-          marks: [
-            Plot.frame({ strokeOpacity: 0.2 }),
-            Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.5 }),
-            Plot.dot(cells, { fx: 'effect', y: 'variant', x: 'rel', fill: '#0072B2', r: 4 }),
-            Plot.text(cells, { fx: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, dy: -9, fontSize: 9 }),
-          ],
-        },
-      };
-    },
-  },
   clauses: {
     arrivals: 'as in §2 (closed, 64 slots, 10×), §9 (Poisson behind a cap of 64, 90% of that server’s own 64-slot capacity), §1 (closed, 64 users) and §6 (closed, 64 slots, 20×)',
     clock: 'as in each effect’s own section',
@@ -146,3 +109,7 @@ export default defineExperiment({
     prompts: 'as in each effect’s own section',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/sensitivity.ts draws. */
+export type SensitivityData = DataOf<typeof experiment>;

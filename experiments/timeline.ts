@@ -3,8 +3,8 @@
  * throughput in time bins, running and waiting requests. Throughput over the
  * whole run (start and drain included) against the steady window's.
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
+import type { DataOf } from '../src/pipeline/types.ts';
 import { defaultServerConfig, inferencexLengths, simulate } from '../src/sim/index.ts';
 import { autocorrelation } from '../src/stats/index.ts';
 import { num, overSeeds, steadyWindow } from './lib/measure.ts';
@@ -32,7 +32,7 @@ interface Result extends Params {
   timeline: { t: number; tokensPerS: number; running: number; waiting: number }[] | null;
 }
 
-export default defineExperiment({
+const experiment = defineExperiment({
   id: 'timeline',
   title: 'Timeline and echo',
   config,
@@ -86,46 +86,6 @@ export default defineExperiment({
     const fig = ten.find((r) => r.timeline)!;
     return { data: { timeline: fig.timeline!, steady: fig.steadyTokPerS!, whole: fig.wholeTokPerS }, numbers };
   },
-  figures: {
-    throughput: (d) => ({
-      title: 'The first-wave run over time',
-      caption:
-        'Output tokens per second in half-second bins (top) and requests running and waiting (bottom). The prefill-heavy start and the drain pull the whole-run average (dashed) below the steady level (dotted); the wave leaves a slowly damping echo.',
-      alt: 'Throughput rises after a slow prefill start, oscillates with a period of several seconds that damps over the run, and falls off during the drain. The running count stays at the slot count until the drain.',
-      plot: {
-        width: 720,
-        height: 300,
-        marginLeft: 60,
-        x: { label: 'time (s)' },
-        y: { label: 'output tokens/s', grid: true },
-        marks: [
-          Plot.areaY(d.timeline, { x: 't', y: 'tokensPerS', fill: '#0072B2', fillOpacity: 0.25, curve: 'step-after' }),
-          Plot.lineY(d.timeline, { x: 't', y: 'tokensPerS', stroke: '#0072B2', curve: 'step-after' }),
-          Plot.ruleY([d.whole], { stroke: '#D55E00', strokeDasharray: '6,3' }),
-          Plot.ruleY([d.steady], { stroke: '#009E73', strokeWidth: 2, strokeDasharray: '4,2' }),
-          Plot.text(['whole-run average'], { x: d.timeline[0].t, y: d.whole, dy: 12, dx: 30, textAnchor: 'start', fill: '#D55E00' }),
-          Plot.text(['steady-window average'], { x: d.timeline[0].t, y: d.steady, dy: -10, dx: 30, textAnchor: 'start', fill: '#009E73' }),
-        ],
-      },
-    }),
-    queue: (d) => ({
-      title: 'Requests running and waiting',
-      caption: 'Server-side counts at the end of each half-second bin for the same run.',
-      alt: 'The running count climbs to the slot count within the first second and stays there until the drain; the waiting count spikes at the start.',
-      plot: {
-        width: 720,
-        height: 220,
-        marginLeft: 60,
-        x: { label: 'time (s)' },
-        y: { label: 'requests', grid: true },
-        marks: [
-          Plot.lineY(d.timeline, { x: 't', y: 'running', stroke: '#0072B2', curve: 'step-after' }),
-          Plot.lineY(d.timeline, { x: 't', y: 'waiting', stroke: '#D55E00', curve: 'step-after' }),
-          Plot.text(['running'], { x: d.timeline[Math.floor(d.timeline.length / 2)].t, y: d.timeline[Math.floor(d.timeline.length / 2)].running, dy: -8, fill: '#0072B2' }),
-        ],
-      },
-    }),
-  },
   clauses: {
     arrivals: 'closed loop, 64 slots opened at t = 0; 640 requests (10×) or 64 (a single wave)',
     clock: 'server step ends (tokens counted when emitted)',
@@ -135,3 +95,7 @@ export default defineExperiment({
     prompts: 'InferenceX random lengths, uniform integers in [819, 1024] in and out',
   },
 });
+export default experiment;
+
+/** The combined data: what experiments/figures/timeline.ts draws. */
+export type TimelineData = DataOf<typeof experiment>;

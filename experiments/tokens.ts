@@ -13,9 +13,8 @@
  * so for a Llama 3 model its token count is inflated by Llama 2's count ÷
  * Llama 3's count on the same text: `llmperf_inflation.*` (read by §1).
  */
-import * as Plot from '@observablehq/plot';
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import type { FigureSpec, JobContext, NumberValue, Numbers } from '../src/pipeline/types.ts';
+import type { JobContext, NumberValue, Numbers } from '../src/pipeline/types.ts';
 import { countAll, type TokenizerCount } from '../src/tokens/count.ts';
 import { packageDir, type CorpusEntry, type CorpusManifest, type TokenizerEntry, type TokenizerManifest } from '../src/tokens/manifest.ts';
 import tokenizerManifestJson from '../tokenizers/manifest.json' with { type: 'json' };
@@ -112,59 +111,6 @@ function inputFiles(): string[] {
 const JOB_SECONDS: Record<string, number> = { gemma3: 5.4, llama2: 4.2, deepseek_v3: 2.2, qwen3: 2.0, llama3: 1.6, o200k: 0.6, gpt2: 0.5 };
 
 const num = (value: number, unit: string, n: number | null = null): NumberValue => ({ value, unit, n, interval: null });
-
-function figure11(data: TokensData): FigureSpec {
-  const names = data.tokenizers.map((t) => t.name);
-  const labels = data.corpora.map((c) => c.label);
-  const max = Math.max(...data.rows.map((r) => r.perKchar));
-  const fill = (r: TokensRow) => (r.article === 'extra' ? 'not in the article' : 'in the article');
-  const colors = { domain: ['in the article', 'not in the article'], range: ['#3b6ea5', '#a9c1da'] };
-  const first = labels[0];
-  // The key, drawn as text marks above the top panel (no HTML legend): [text, colour, x offset from the left edge].
-  const keyItems: [string, string, number][] = [
-    ['■', colors.range[0]!, 0],
-    ['named in the article (Gemma 3 stands in for Gemma 4)', '#333', 14],
-    ['■', colors.range[1]!, 330],
-    ['not named in the article', '#333', 344],
-  ];
-  const key = keyItems.map(([text, color, dx]) =>
-    Plot.text([text], { fy: () => first, frameAnchor: 'top-left', text: (d: string) => d, dx, dy: -26, fill: color, textAnchor: 'start', fontSize: 11 }),
-  );
-  return {
-    title: 'Tokens per 1,000 characters, by tokenizer and text',
-    caption:
-      'The same text, counted by seven tokenizers without special tokens. Each bar is a whole corpus, counted file by file; ' +
-      'the essay is short (about 540 words), so its bars carry only a few hundred tokens each.',
-    alt:
-      `Four panels of horizontal bars, one per text (${labels.join(', ')}), one bar per tokenizer (${names.join(', ')}). ` +
-      data.corpora
-        .map((c) => {
-          const rows = data.rows.filter((r) => r.corpus === c.id);
-          const lo = rows.reduce((a, b) => (b.perKchar < a.perKchar ? b : a));
-          const hi = rows.reduce((a, b) => (b.perKchar > a.perKchar ? b : a));
-          return `${c.label}: from ${lo.perKchar.toFixed(0)} (${lo.name}) to ${hi.perKchar.toFixed(0)} (${hi.name}) tokens per 1,000 characters.`;
-        })
-        .join(' '),
-    plot: {
-      width: 760,
-      height: 640,
-      marginLeft: 100,
-      marginRight: 120,
-      marginTop: 40,
-      marginBottom: 40,
-      x: { domain: [0, max * 1.12], label: 'tokens per 1,000 characters →', grid: true },
-      y: { domain: names, label: null },
-      fy: { domain: labels, label: null },
-      color: colors,
-      marks: [
-        Plot.barX(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', fill, insetTop: 1, insetBottom: 1 }),
-        Plot.text(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', text: (r: TokensRow) => r.perKchar.toFixed(0), textAnchor: 'start', dx: 4, fontSize: 10 }),
-        Plot.ruleX([0]),
-        ...key,
-      ],
-    },
-  };
-}
 
 const tokenizerList = tokenizerManifest.tokenizers
   .map((t) => `${t.name} (${t.package}@${t.version}${t.library === 'huggingface' ? ` ${t.file.path} via ${t.runtime.package}@${t.runtime.version}` : ''}${t.article === 'stand-in' ? ', standing in for the article\u2019s Gemma 4' : ''})`)
@@ -277,7 +223,6 @@ export default defineExperiment<TokensConfig, { tokenizer: string }, TokenizerCo
     };
     return { data, numbers };
   },
-  figures: { 'tokens-per-kchar': figure11 },
   clauses: {
     arrivals: 'None: offline token counts, no server and no requests.',
     clock: 'None: counts, not times.',

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import exp from '../experiments/tokens.ts';
+import { figures } from '../experiments/figures/tokens.ts';
 import type { TokenizerCount } from '../src/tokens/count.ts';
 
 const chars: Record<string, number> = { english_docs: 10_000, essay_en: 2_000, essay_it: 2_200, python_asyncio: 5_000 };
@@ -83,7 +84,7 @@ describe('tokens experiment', () => {
   });
 
   it('Figure 11 is a fixed-size Plot spec with marks only', () => {
-    const fig = exp.figures!['tokens-per-kchar']!(data);
+    const fig = figures['tokens-per-kchar']!(data);
     expect(fig.plot.width).toBe(760);
     expect(fig.plot.height).toBe(640);
     expect(fig.plot.marks!.length).toBeGreaterThan(3);

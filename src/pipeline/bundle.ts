@@ -73,12 +73,25 @@ function hashingLoader(root: string, files: Record<string, string>): Plugin {
 }
 
 export async function bundleExperiment(opts: BundleOptions): Promise<ExperimentBundle> {
-  const root = resolve(opts.root);
-  const loaded: Record<string, string> = {};
   const entrySource =
     `export { default as experiment } from ${JSON.stringify(opts.entry)};\n` +
     `export { createRng, hashLabel } from ${JSON.stringify(opts.rngModule)};\n` +
     `export { encodeResult } from ${JSON.stringify(opts.codecModule)};\n`;
+  return bundleSource(opts.root, entrySource, opts.entry, opts.outDir, opts.name);
+}
+
+/**
+ * Bundles a figures module (exports `figures`) for the main thread. Its closure
+ * is returned but belongs to no job key: figures are drawn from combined data.
+ */
+export async function bundleFigures(opts: { root: string; entry: string; outDir: string; name: string }): Promise<ExperimentBundle> {
+  // `export *`, so a module without `figures` still bundles and the runner can say what is missing.
+  return bundleSource(opts.root, `export * from ${JSON.stringify(opts.entry)};\n`, opts.entry, opts.outDir, opts.name);
+}
+
+async function bundleSource(rootDir: string, entrySource: string, entry: string, outDir: string, name: string): Promise<ExperimentBundle> {
+  const root = resolve(rootDir);
+  const loaded: Record<string, string> = {};
   const result = await build({
     stdin: { contents: entrySource, resolveDir: root, sourcefile: 'stopwatches-entry.js', loader: 'js' },
     absWorkingDir: root,
@@ -89,7 +102,7 @@ export async function bundleExperiment(opts: BundleOptions): Promise<ExperimentB
     packages: 'external',
     write: false,
     metafile: true,
-    outdir: opts.outDir,
+    outdir: outDir,
     sourcemap: 'inline',
     sourcesContent: false,
     legalComments: 'none',
@@ -97,7 +110,7 @@ export async function bundleExperiment(opts: BundleOptions): Promise<ExperimentB
     plugins: [hashingLoader(root, loaded)],
   });
   const out = result.outputFiles[0];
-  if (!out) throw new Error(`esbuild produced no output for ${opts.entry}`);
+  if (!out) throw new Error(`esbuild produced no output for ${entry}`);
 
   // The metafile says what is in the closure; the loader says what each file's bytes were.
   const files: Record<string, string> = {};
@@ -108,10 +121,10 @@ export async function bundleExperiment(opts: BundleOptions): Promise<ExperimentB
   }
 
   const code = out.text;
-  const file = join(opts.outDir, `${opts.name}-${sha256(code).slice(0, 16)}.mjs`);
+  const file = join(outDir, `${name}-${sha256(code).slice(0, 16)}.mjs`);
   if (!existsSync(file)) {
     await writeFileAtomic(file, code);
-    await pruneBundles(opts.outDir, opts.name, file);
+    await pruneBundles(outDir, name, file);
   }
   return { file, files };
 }

@@ -9,12 +9,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.ts';
 import { hashLabel } from '../rng/index.ts';
-import { bundleExperiment, type ExperimentBundle } from './bundle.ts';
+import { bundleExperiment, bundleFigures, type ExperimentBundle } from './bundle.ts';
 import { JobCache, jobKey, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
 import { removeTempFiles, sweepOrphanTemps, toPosix, writeFileAtomic } from './fsutil.ts';
 import { decodeResult } from './codec.ts';
@@ -24,7 +24,7 @@ import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
 import { plainReporter, type Reporter } from './progress.ts';
 import { resolveRegistry, type RegistryEntry } from './registry.ts';
 import { renderPng, renderSvg } from './render.ts';
-import type { Clauses, CombineDeps, ExperimentDefinition, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
+import type { Clauses, CombineDeps, ExperimentDefinition, Figures, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
 
 /** Per-job timeout when neither the experiment nor `--timeout` sets one: generous, paper-size runs take minutes. */
 export const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
@@ -110,6 +110,8 @@ interface Loaded {
   file: string;
   bundle: ExperimentBundle;
   def: ExperimentDefinition;
+  /** From the figures module (never in a job key), else the definition's legacy `figures`. */
+  figures: Figures;
 }
 
 interface PlannedJob {
@@ -182,6 +184,34 @@ function validateDefinition(def: unknown, path: string): asserts def is Experime
   if (!d.clauses || typeof d.clauses !== 'object') throw bad('clauses are missing');
   if (d.jobs !== undefined && typeof d.jobs !== 'function') throw bad('jobs must be a function of the config');
   if (d.needs !== undefined && !(Array.isArray(d.needs) && d.needs.every((n) => typeof n === 'string'))) throw bad('needs must be an array of experiment ids');
+}
+
+/** The figures module of an experiment module: `figures/<same file name>` beside it (experiments/figures/first-wave.ts). */
+export function figuresModulePath(experimentFile: string): string {
+  return join(dirname(experimentFile), 'figures', basename(experimentFile));
+}
+
+/**
+ * Bundles and imports an experiment's figures module, if it has one. Its own
+ * bundle, so its code is in no job key: editing it re-renders, never reruns.
+ */
+async function loadFigures(root: string, bundleDir: string, path: string, file: string, def: ExperimentDefinition): Promise<Figures> {
+  const figFile = figuresModulePath(file);
+  if (!existsSync(figFile)) return def.figures ?? {};
+  const rel = toPosix(relative(root, figFile));
+  if (def.figures !== undefined) throw new UserError(`${path}: has figures and so does ${rel}; keep them in ${rel} only (figure code in the experiment module is in every job's key)`);
+  let bundle: ExperimentBundle;
+  try {
+    bundle = await bundleFigures({ root, entry: figFile, outDir: bundleDir, name: `figures.${basename(figFile).replace(/\.[^.]+$/, '')}` });
+  } catch (err) {
+    const first = (err as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors?.[0];
+    throw new UserError(`${rel}: cannot bundle: ${first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : (err as Error).message}`);
+  }
+  const figures = ((await import(pathToFileURL(bundle.file).href)) as { figures?: unknown }).figures;
+  if (!figures || typeof figures !== 'object' || Array.isArray(figures) || !Object.values(figures).every((f) => typeof f === 'function')) {
+    throw new UserError(`${rel}: must export const figures: Figures<Data> = { name: (data) => FigureSpec, … }`);
+  }
+  return figures as Figures;
 }
 
 function uniq<T>(xs: T[]): T[] {
@@ -280,7 +310,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
   sweepOrphanTemps(cacheDir);
   const cache = new JobCache(cacheDir, fx.writeCacheEntry);
 
-  // 1. Load: bundle every registered module (its closure is its code identity) and import the bundle.
+  // 1. Load: bundle every registered module (its closure is its code identity) and import the bundle;
+  //    its figures module, if any, is bundled apart (in no key).
   const { present, absent } = resolveRegistry(root, options.registry);
   const loaded: Loaded[] = await Promise.all(
     present.map(async ({ path, file }) => {
@@ -294,7 +325,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       }
       const mod = (await import(pathToFileURL(bundle.file).href)) as { experiment?: unknown };
       validateDefinition(mod.experiment, path);
-      return { path, file, bundle, def: mod.experiment };
+      const figures = await loadFigures(root, bundleDir, path, file, mod.experiment);
+      return { path, file, bundle, def: mod.experiment, figures };
     }),
   );
   const byId = new Map<string, Loaded>();
@@ -484,7 +516,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       node,
     };
     const figureKeys: string[] = [];
-    for (const [name, fn] of Object.entries(def.figures ?? {})) {
+    for (const [name, fn] of Object.entries(p.loaded.figures)) {
       const key = `${def.id}.${name}`;
       let spec: FigureSpec;
       try {

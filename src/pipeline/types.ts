@@ -100,9 +100,30 @@ export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
    * Runs in the main thread on every build (cheap, never cached).
    */
   combine(config: C, results: J[], deps: CombineDeps): { data: D; numbers: Numbers };
-  /** Figure functions of the data, in display order; the key names the figure (`<experiment>.<key>.svg`). */
-  figures?: Record<string, (data: D) => FigureSpec>;
+  /**
+   * Legacy: figure functions inside the experiment module, so in every job's key
+   * (restyling reruns the jobs). Put them in the figures module instead
+   * (`experiments/figures/<file>`, see `Figures`); a module may not have both.
+   */
+  figures?: Figures<D>;
   clauses: Clauses;
   /** Per-job timeout in seconds (default: the runner's, 30 min); `--timeout` overrides it. */
   timeoutSeconds?: number;
 }
+
+/**
+ * What an experiment's figures module exports as `figures`: figure functions of
+ * its combined data, in display order; the key names the figure
+ * (`<experiment>.<key>.svg`). The module is `figures/<same file name>` beside
+ * the experiment module (experiments/figures/first-wave.ts for
+ * experiments/first-wave.ts). It is loaded in the main thread only and is in no
+ * job's key: editing it re-renders the figures and reruns nothing.
+ */
+export type Figures<D = any> = Record<string, (data: D) => FigureSpec>;
+
+/**
+ * The combined data type of an experiment (what `combine` returns as `data`):
+ * `export type FirstWaveData = DataOf<typeof experiment>` in the experiment
+ * module, imported with `import type` by its figures module.
+ */
+export type DataOf<E> = E extends ExperimentDefinition<any, any, any, infer D> ? D : never;

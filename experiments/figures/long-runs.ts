@@ -1,0 +1,71 @@
+/**
+ * Figures of experiments/long-runs.ts, drawn from its combined data on every build.
+ * Not part of any job key: editing this file re-renders, never reruns.
+ */
+import * as Plot from '@observablehq/plot';
+import type { Figures } from '../../src/pipeline/types.ts';
+import type { LongRunsData, WindowRow } from '../long-runs.ts';
+
+/** Okabe–Ito: warm colours for the 98% runs, cool for 95% and 90%. */
+const PALETTE = ['#D55E00', '#CC79A7', '#E69F00', '#0072B2', '#56B4E9', '#009E73'];
+
+export const figures: Figures<LongRunsData> = {
+  windows: (d) => {
+    const rows = d.series.flatMap((s: { label: string; loadPct: number; windows: WindowRow[] }) =>
+      s.windows.map((w) => ({ h: w.t / 3600, p99: w.p99Ms / 1000, run: s.label, load: s.loadPct })),
+    );
+    return {
+      title: 'p99 over four simulated hours',
+      caption:
+        'p99 time to first token in back-to-back windows of 1,000 requests, open loop near the sweep’s peak rate. A run that collapses into the preemption spiral stays there.',
+      alt: 'Six time series of windowed p99 on a log axis; the 98% runs jump from tens of milliseconds to tens of seconds at different times and never come back; the 95% and 90% runs mostly stay low.',
+      plot: {
+        width: 720,
+        height: 360,
+        marginLeft: 60,
+        x: { label: 'simulated time (h)' },
+        y: { type: 'log', label: 'windowed p99 TTFT', grid: true, tickFormat: (v: number) => (v >= 1 ? `${v} s` : `${Math.round(v * 1000)} ms`) },
+        color: { type: 'ordinal', domain: d.series.map((s: { label: string }) => s.label), range: PALETTE },
+        marks: [
+          Plot.line(rows, { x: 'h', y: 'p99', stroke: 'run', strokeWidth: 1.2 }),
+          Plot.ruleY([d.collapseMs / 1000], { strokeDasharray: '4,3' }),
+          ...d.series.map((s: { label: string }, i: number) =>
+            Plot.text([s.label], { frameAnchor: 'top-left', dx: 8, dy: 6 + 14 * i, fill: PALETTE[i % PALETTE.length] }),
+          ),
+        ],
+      },
+    };
+  },
+  spread: (d) => {
+    const rows = d.spreads.flatMap((s: { windowSize: number; windowBand: [number, number]; iidBand: [number, number] }) => [
+      { w: `${s.windowSize}`, kind: 'back-to-back windows', lo: s.windowBand[0], hi: s.windowBand[1] },
+      { w: `${s.windowSize}`, kind: 'i.i.d. draws', lo: s.iidBand[0], hi: s.iidBand[1] },
+    ]);
+    return {
+      title: 'A p99 from neighbours moves more',
+      caption:
+        'Middle 90% of p99 estimates from back-to-back windows of one run at 90% of the peak rate, against independent draws of the same size from the same run.',
+      alt: 'For each window size, the band of windowed p99s is wider than the band of i.i.d. p99s.',
+      plot: {
+        width: 720,
+        height: 300,
+        marginLeft: 60,
+        x: { label: 'window (requests)', type: 'band', domain: d.spreads.map((s: { windowSize: number }) => `${s.windowSize}`) },
+        y: { label: 'p99 TTFT (ms)', grid: true },
+        marks: [
+          Plot.ruleX(rows, {
+            x: 'w',
+            y1: 'lo',
+            y2: 'hi',
+            stroke: (r: { kind: string }) => (r.kind === 'i.i.d. draws' ? '#0072B2' : '#D55E00'),
+            strokeWidth: 8,
+            dx: (r: { kind: string }) => (r.kind === 'i.i.d. draws' ? 8 : -8),
+          } as never),
+          Plot.ruleY([d.spreads[0].truth], { strokeDasharray: '4,3' }),
+          Plot.text(['back-to-back windows'], { frameAnchor: 'top-left', dx: 8, dy: 8, fill: '#D55E00' }),
+          Plot.text(['i.i.d. draws'], { frameAnchor: 'top-left', dx: 8, dy: 24, fill: '#0072B2' }),
+        ],
+      },
+    };
+  },
+};

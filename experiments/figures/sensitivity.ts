@@ -1,0 +1,44 @@
+/**
+ * Figures of experiments/sensitivity.ts, drawn from its combined data on every build.
+ * Not part of any job key: editing this file re-renders, never reruns.
+ */
+import * as Plot from '@observablehq/plot';
+import type { Figures } from '../../src/pipeline/types.ts';
+import type { SensitivityData } from '../sensitivity.ts';
+
+export const figures: Figures<SensitivityData> = {
+  effects: (d) => {
+    const effects = [
+      { key: 'wave', label: 'first wave' },
+      { key: 'omission', label: 'omission at 90%' },
+      { key: 'definitions', label: 'definitions spread' },
+      { key: 'metronome', label: 'metronome' },
+    ];
+    const base = d.rows[0] as Record<string, number | string>;
+    const cells = d.rows.flatMap((r: Record<string, number | string>) =>
+      effects.map((e) => ({ variant: r.label, effect: e.label, v: r[e.key] as number, rel: (r[e.key] as number) / (base[e.key] as number) })),
+    );
+    return {
+      title: 'Four effects under eleven servers',
+      caption:
+        'Each row changes one constant of the simulated server; each panel is one effect of the paper, measured as in its own section, drawn relative to the baseline server (labels give the effect itself, as a ratio). None of the effects disappears; the metronome follows the token budget.',
+      alt: 'Four panels of dots, one row per server variant. In the first three panels every dot sits close to the baseline; in the metronome panel the token budget moves the dot far left (small budget) or right (large budget).',
+      plot: {
+        width: 760,
+        height: 420,
+        marginLeft: 170,
+        marginTop: 30,
+        marginBottom: 40,
+        fx: { label: null, domain: effects.map((e) => e.label) },
+        y: { label: null, domain: d.rows.map((r: { label: string }) => r.label) },
+        x: { type: 'log', domain: [0.25, 4], ticks: [0.5, 1, 2], tickFormat: (v: number) => `${v}×`, label: 'relative to the baseline server', grid: true },
+        marks: [
+          Plot.frame({ strokeOpacity: 0.2 }),
+          Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.5 }),
+          Plot.dot(cells, { fx: 'effect', y: 'variant', x: 'rel', fill: '#0072B2', r: 4 }),
+          Plot.text(cells, { fx: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, dy: -9, fontSize: 9 }),
+        ],
+      },
+    };
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * Figure 11 of experiments/tokens.ts, drawn from its combined data on every build.
+ * Not part of any job key: editing this file re-renders, never reruns.
+ */
+import * as Plot from '@observablehq/plot';
+import type { FigureSpec, Figures } from '../../src/pipeline/types.ts';
+import type { TokensData, TokensRow } from '../tokens.ts';
+
+export function figure11(data: TokensData): FigureSpec {
+  const names = data.tokenizers.map((t) => t.name);
+  const labels = data.corpora.map((c) => c.label);
+  const max = Math.max(...data.rows.map((r) => r.perKchar));
+  const fill = (r: TokensRow) => (r.article === 'extra' ? 'not in the article' : 'in the article');
+  const colors = { domain: ['in the article', 'not in the article'], range: ['#3b6ea5', '#a9c1da'] };
+  const first = labels[0];
+  // The key, drawn as text marks above the top panel (no HTML legend): [text, colour, x offset from the left edge].
+  const keyItems: [string, string, number][] = [
+    ['■', colors.range[0]!, 0],
+    ['named in the article (Gemma 3 stands in for Gemma 4)', '#333', 14],
+    ['■', colors.range[1]!, 330],
+    ['not named in the article', '#333', 344],
+  ];
+  const key = keyItems.map(([text, color, dx]) =>
+    Plot.text([text], { fy: () => first, frameAnchor: 'top-left', text: (d: string) => d, dx, dy: -26, fill: color, textAnchor: 'start', fontSize: 11 }),
+  );
+  return {
+    title: 'Tokens per 1,000 characters, by tokenizer and text',
+    caption:
+      'The same text, counted by seven tokenizers without special tokens. Each bar is a whole corpus, counted file by file; ' +
+      'the essay is short (about 540 words), so its bars carry only a few hundred tokens each.',
+    alt:
+      `Four panels of horizontal bars, one per text (${labels.join(', ')}), one bar per tokenizer (${names.join(', ')}). ` +
+      data.corpora
+        .map((c) => {
+          const rows = data.rows.filter((r) => r.corpus === c.id);
+          const lo = rows.reduce((a, b) => (b.perKchar < a.perKchar ? b : a));
+          const hi = rows.reduce((a, b) => (b.perKchar > a.perKchar ? b : a));
+          return `${c.label}: from ${lo.perKchar.toFixed(0)} (${lo.name}) to ${hi.perKchar.toFixed(0)} (${hi.name}) tokens per 1,000 characters.`;
+        })
+        .join(' '),
+    plot: {
+      width: 760,
+      height: 640,
+      marginLeft: 100,
+      marginRight: 120,
+      marginTop: 40,
+      marginBottom: 40,
+      x: { domain: [0, max * 1.12], label: 'tokens per 1,000 characters →', grid: true },
+      y: { domain: names, label: null },
+      fy: { domain: labels, label: null },
+      color: colors,
+      marks: [
+        Plot.barX(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', fill, insetTop: 1, insetBottom: 1 }),
+        Plot.text(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', text: (r: TokensRow) => r.perKchar.toFixed(0), textAnchor: 'start', dx: 4, fontSize: 10 }),
+        Plot.ruleX([0]),
+        ...key,
+      ],
+    },
+  };
+}
+
+export const figures: Figures<TokensData> = { 'tokens-per-kchar': figure11 };

@@ -1,0 +1,129 @@
+/**
+ * Compute apart from drawing: an experiment's figures live in its figures
+ * module (experiments/figures/<file>), bundled apart and in no job key. Editing
+ * it re-renders the figures from cached data without rerunning a job; editing
+ * the experiment module still reruns.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { figuresModulePath } from '../src/pipeline/runner.ts';
+import { planOf, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+
+const roots: TempRoot[] = [];
+const make = (registry?: string[]) => {
+  const r = tempRoot(registry);
+  roots.push(r);
+  return r;
+};
+afterEach(() => {
+  for (const r of roots.splice(0)) r.cleanup();
+});
+
+const FIGURE = 'src/generated/figures/alpha.samples';
+const OUTPUTS = ['src/generated/numbers.json', `${FIGURE}.svg`, `${FIGURE}.png`, 'src/generated/data/alpha.json'];
+
+/** Moves the alpha fixture's inline figure into experiments/figures/alpha.ts, as the real experiments do. */
+function moveAlphaFigures(r: TempRoot): void {
+  const source = r.read('experiments/alpha.ts').toString();
+  const start = source.indexOf('  figures: {');
+  const end = source.indexOf('  clauses:', start);
+  expect(start).toBeGreaterThan(0);
+  const body = source
+    .slice(start + '  figures: {\n'.length, end)
+    .replace(/\n {2}\},\n$/, '\n')
+    .replace(/^ {2}/gm, '');
+  writeFileSync(
+    join(r.root, 'experiments/alpha.ts'),
+    `${source.slice(0, start).replace("import * as Plot from '@observablehq/plot';\n", '')}${source.slice(end)}` +
+      'export type AlphaData = { points: { seed: number; i: number; ms: number }[] };\n',
+  );
+  mkdirSync(join(r.root, 'experiments/figures'), { recursive: true });
+  writeFileSync(
+    join(r.root, 'experiments/figures/alpha.ts'),
+    "import * as Plot from '@observablehq/plot';\n" +
+      "import type { AlphaData } from '../alpha.ts';\n\n" +
+      `export const figures: Record<string, (data: AlphaData) => unknown> = {\n${body}};\n`,
+  );
+}
+
+/** The import closure recorded in every cache entry of an experiment. */
+function closures(r: TempRoot, experiment: string): string[][] {
+  const dir = join(r.root, '.cache', 'experiments', experiment);
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => Object.keys(JSON.parse(readFileSync(join(dir, f), 'utf8').split('\n', 1)[0]!).manifest.files as Record<string, string>));
+}
+
+describe('figures module', () => {
+  it('is found beside the experiment module, under figures/', () => {
+    expect(figuresModulePath('/p/experiments/first-wave.ts')).toBe('/p/experiments/figures/first-wave.ts');
+  });
+
+  it('draws the same bytes as the same figure inside the experiment module', async () => {
+    const inline = make();
+    const moved = make();
+    moveAlphaFigures(moved);
+    await inline.run();
+    await moved.run();
+    for (const f of OUTPUTS) expect(moved.read(f).equals(inline.read(f)), f).toBe(true);
+  });
+
+  it('re-renders on a figure edit without rerunning a job; an experiment edit still reruns', async () => {
+    const r = make();
+    moveAlphaFigures(r);
+    const cold = await r.run();
+    expect(planOf(cold.lines, 'alpha')).toBe('missing (3 jobs)');
+    expect(cold.figures).toEqual(['alpha.samples']);
+    // The figures module is in no job's key.
+    for (const files of closures(r, 'alpha')) {
+      expect(files).toContain('experiments/alpha.ts');
+      expect(files.filter((f) => f.includes('figures'))).toEqual([]);
+    }
+    // Accept this build as the snapshot.
+    cpSync(join(r.root, 'src/generated/numbers.json'), join(r.root, 'test/snapshots/numbers.json'));
+    cpSync(join(r.root, 'src/generated/figures'), join(r.root, 'test/snapshots/figures'), { recursive: true });
+    const svg = r.read(`${FIGURE}.svg`);
+    const png = r.read(`${FIGURE}.png`);
+
+    r.edit('experiments/figures/alpha.ts', (t) => t.replace("label: 'latency (ms)'", "label: 'latency (milliseconds)'").replace('Plot.ruleY([0])', "Plot.ruleY([0], { stroke: '#D55E00' })"));
+    const restyled = await r.run();
+    expect(planOf(restyled.lines, 'alpha')).toBe('fresh');
+    expect(planOf(restyled.lines, 'beta')).toBe('fresh');
+    expect(restyled.experiments.map((e) => e.ran)).toEqual([0, 0]);
+    expect(restyled.lines.some((l) => l.startsWith('running '))).toBe(false);
+    expect(restyled.numbers).toEqual(cold.numbers);
+    const restyledSvg = r.read(`${FIGURE}.svg`).toString();
+    expect(restyledSvg).toContain('latency (milliseconds)');
+    expect(restyledSvg).toContain('stroke="#D55E00"');
+    expect(r.read(`${FIGURE}.png`).equals(png)).toBe(false);
+    expect(restyled.numberChanges).toEqual([]);
+    expect(restyled.figureChanges).toEqual(['alpha.samples']);
+
+    // Back to the old style: the old bytes, still without a job.
+    r.edit('experiments/figures/alpha.ts', (t) => t.replace("label: 'latency (milliseconds)'", "label: 'latency (ms)'").replace("Plot.ruleY([0], { stroke: '#D55E00' })", 'Plot.ruleY([0])'));
+    const back = await r.run();
+    expect(back.experiments.map((e) => e.ran)).toEqual([0, 0]);
+    expect(r.read(`${FIGURE}.svg`).equals(svg)).toBe(true);
+    expect(back.figureChanges).toEqual([]);
+
+    r.edit('experiments/alpha.ts', (t) => `${t}// a comment is a change too\n`);
+    const recomputed = await r.run();
+    expect(planOf(recomputed.lines, 'alpha')).toBe('stale: experiments/alpha.ts changed (3 jobs)');
+    expect(recomputed.experiments.map((e) => e.ran)).toEqual([3, 0]);
+  });
+
+  it('refuses figures in both places, and a module without a figures export', async () => {
+    const r = make(['experiments/alpha.ts']);
+    moveAlphaFigures(r);
+    const moved = r.read('experiments/alpha.ts').toString();
+    cpSync(join(r.root, 'experiments/figures/alpha.ts'), join(r.root, 'experiments/figures/alpha.keep'));
+    r.edit('experiments/alpha.ts', (t) => t.replace('  clauses:', '  figures: {},\n  clauses:'));
+    await expect(r.run()).rejects.toThrow('experiments/alpha.ts: has figures and so does experiments/figures/alpha.ts; keep them in experiments/figures/alpha.ts only');
+    writeFileSync(join(r.root, 'experiments/alpha.ts'), moved);
+    r.edit('experiments/figures/alpha.ts', (t) => t.replace('export const figures', 'export const drawings'));
+    await expect(r.run()).rejects.toThrow('experiments/figures/alpha.ts: must export const figures');
+    r.edit('experiments/figures/alpha.ts', (t) => t.replace('export const drawings', 'export const figures').replace('Plot.ruleY([0])', 'Plot.ruleY([0]'));
+    await expect(r.run()).rejects.toThrow(/^experiments\/figures\/alpha\.ts: cannot bundle: /);
+  });
+});
