@@ -93,7 +93,7 @@ describe('explorer in a browser', () => {
     return p;
   }
 
-  const url = (hash = '') => `${origin}${PREFIX}explorer.html${hash}`;
+  const url = (search = '') => `${origin}${PREFIX}explorer.html${search}`;
   const runOf = (p: Page) => p.evaluate(() => Number(document.getElementById('explorer')!.dataset.run ?? 0));
 
   /** Waits until run `id` has finished (both the statistics and the definitions). */
@@ -135,9 +135,9 @@ describe('explorer in a browser', () => {
     // The same interval as the build's, printed by the same rule.
     expect(got.detail).toContain(`${formatValue(want.interval![0], 'ms', { bare: true })}–${formatValue(want.interval![1], 'ms')}`);
     // The preset's configuration is in the URL.
-    const hash = await p.evaluate(() => location.hash);
-    expect(fromQuery(hash, defaultParams()).params.slots).toBe(64);
-    expect(fromQuery(hash, defaultParams()).params.requests).toBe(640);
+    const search = await p.evaluate(() => location.search);
+    expect(fromQuery(search, defaultParams()).params.slots).toBe(64);
+    expect(fromQuery(search, defaultParams()).params.requests).toBe(640);
     // Charts and the seven definitions, each with its clause line.
     expect(await p.$eval('#ttft-chart path[data-series="TTFT from send"]', (e) => e.getAttribute('data-count'))).toBe('640');
     expect(Number(await p.$eval('#tput-chart path[data-bins]', (e) => e.getAttribute('data-bins')))).toBeGreaterThan(10);
@@ -162,7 +162,7 @@ describe('explorer in a browser', () => {
     for (const k of ['rate', 'cap', 'isl', 'osl', 'ratio', 'requests', 'warmup', 'cooldown', 'seed', 'stream', 'tokenBudget', 'kvCapacityTokens', 'maxNumSeqs', 'etaCompute', 'etaMemory', 'stepOverheadMs', 'inflation'] as const) {
       await a.fill(`#f-${k}`, String(shared[k]));
     }
-    await a.waitForFunction((q) => location.hash === `#${q}`, toQuery(shared));
+    await a.waitForFunction((q) => location.search === `?${q}`, toQuery(shared));
     const link = await a.evaluate(() => location.href);
     const typed = await fields(a);
     await a.close();
@@ -230,7 +230,7 @@ describe('explorer in a browser', () => {
   });
 
   it('works from file:// (worker from a blob URL, nothing fetched)', async () => {
-    const p = await open(pathToFileURL(PAGE).href + '#' + toQuery({ ...defaultParams(1.2), requests: 200, slots: 16 }));
+    const p = await open(pathToFileURL(PAGE).href + '?' + toQuery({ ...defaultParams(1.2), requests: 200, slots: 16 }));
     await finished(p, await runOf(p));
     const raw = Number(await p.$eval('#p99-send', (e) => (e as HTMLElement).dataset.raw));
     expect(raw).toBe(runExplorer({ ...defaultParams(1.2), requests: 200, slots: 16 }).p99Send.value);

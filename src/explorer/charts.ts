@@ -42,6 +42,19 @@ export function logTicks(lo: number, hi: number): number[] {
 interface Scale {
   (v: number): number;
   ticks: number[];
+  /** Tick label: as many decimals as the tick step needs, no more. */
+  fmt: (v: number) => string;
+}
+
+/** Decimals that tell ticks apart: 0 for integers, else the places of the smallest step. */
+function tickFormat(ticks: number[]): (v: number) => string {
+  let d = 0;
+  for (const t of ticks) {
+    const s = String(+t.toPrecision(12));
+    const i = s.indexOf('.');
+    if (i >= 0 && !s.includes('e')) d = Math.max(d, s.length - i - 1);
+  }
+  return (v) => formatPlain(v, Math.min(d, 6));
 }
 
 function scale(lo: number, hi: number, from: number, to: number, log: boolean): Scale {
@@ -50,10 +63,12 @@ function scale(lo: number, hi: number, from: number, to: number, log: boolean): 
     const l1 = Math.log10(hi);
     const f = ((v: number) => from + ((Math.log10(Math.max(v, lo)) - l0) / (l1 - l0 || 1)) * (to - from)) as Scale;
     f.ticks = logTicks(lo, hi);
+    f.fmt = tickFormat(f.ticks);
     return f;
   }
   const f = ((v: number) => from + ((v - lo) / (hi - lo || 1)) * (to - from)) as Scale;
   f.ticks = linearTicks(lo, hi);
+  f.fmt = tickFormat(f.ticks);
   return f;
 }
 
@@ -63,8 +78,8 @@ function axes(fr: Frame, x: Scale, y: Scale, xLabel: string, yLabel: string): st
   parts.push(`<g class="grid" stroke="currentColor" stroke-opacity="0.12">`);
   for (const t of y.ticks) parts.push(`<line x1="${m.left}" x2="${W - m.right}" y1="${r1(y(t))}" y2="${r1(y(t))}"/>`);
   parts.push('</g><g class="ticks" fill="currentColor" font-size="11">');
-  for (const t of y.ticks) parts.push(`<text x="${m.left - 6}" y="${r1(y(t))}" text-anchor="end" dy="0.32em">${formatPlain(t)}</text>`);
-  for (const t of x.ticks) parts.push(`<text x="${r1(x(t))}" y="${H - m.bottom + 16}" text-anchor="middle">${formatPlain(t)}</text>`);
+  for (const t of y.ticks) parts.push(`<text x="${m.left - 6}" y="${r1(y(t))}" text-anchor="end" dy="0.32em">${y.fmt(t)}</text>`);
+  for (const t of x.ticks) parts.push(`<text x="${r1(x(t))}" y="${H - m.bottom + 16}" text-anchor="middle">${x.fmt(t)}</text>`);
   parts.push('</g>');
   parts.push(`<line x1="${m.left}" x2="${W - m.right}" y1="${H - m.bottom}" y2="${H - m.bottom}" stroke="currentColor"/>`);
   parts.push(`<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${H - m.bottom}" stroke="currentColor"/>`);
@@ -178,7 +193,7 @@ export function bars(id: string, fr: Frame, rows: Bar[], xLabel: string, title: 
   parts.push('<g stroke="currentColor" stroke-opacity="0.12">');
   for (const t of x.ticks) parts.push(`<line x1="${r1(x(t))}" x2="${r1(x(t))}" y1="${m.top}" y2="${H - m.bottom}"/>`);
   parts.push('</g><g fill="currentColor" font-size="11">');
-  for (const t of x.ticks) parts.push(`<text x="${r1(x(t))}" y="${H - m.bottom + 14}" text-anchor="middle">${formatPlain(t)}</text>`);
+  for (const t of x.ticks) parts.push(`<text x="${r1(x(t))}" y="${H - m.bottom + 14}" text-anchor="middle">${x.fmt(t)}</text>`);
   parts.push('</g>');
   rows.forEach((r, i) => {
     const yy = m.top + i * rowH;

@@ -64,18 +64,16 @@ function showProblems(pr: Problems, extra?: { field: Key; message: string }): vo
   }
 }
 
-/** The URL carries the configuration in its hash (works from file:// too). */
+/** The URL's query string carries the configuration (replaceState: no reload, no history entry; works from file:// too). */
 function writeUrl(p: Params): void {
-  const hash = `#${toQuery(p)}`;
-  if (location.hash === hash) return;
+  const search = `?${toQuery(p)}`;
+  if (location.search === search) return;
   try {
-    history.replaceState(null, '', hash);
+    history.replaceState(null, '', search + location.hash);
   } catch {
-    location.replace(hash);
+    // A browser that refuses to rewrite the URL keeps working; only sharing by address is lost.
   }
-  lastHash = location.hash;
 }
-let lastHash = '';
 
 function refresh(): { p: Params; problems: Problems } {
   const p = read();
@@ -199,7 +197,8 @@ function drawResult(p: Params, r: ExplorerResult): void {
     el.querySelector('.d')!.textContent = detail;
   };
   set('#p99-send', r.p99Send.value, formatValue(r.p99Send.value, 'ms'), pctText(r.p99Send));
-  set('#p99-due', r.p99Due.value, formatValue(r.p99Due.value, 'ms'), pctText(r.p99Due));
+  const dueNote = p.client === 'closed' ? ' (closed loop: every request is due at t = 0, so this times the wait for a free slot too)' : '';
+  set('#p99-due', r.p99Due.value, formatValue(r.p99Due.value, 'ms'), pctText(r.p99Due) + dueNote);
   set('#mean-send', r.meanSendMs, formatValue(r.meanSendMs, 'ms'), `median ${formatValue(r.medianSendMs, 'ms')}`);
   set(
     '#run-facts', r.makespan, formatValue(r.makespan, 's'),
@@ -213,9 +212,12 @@ function drawResult(p: Params, r: ExplorerResult): void {
   if (r.from > 0) series.push({ y: r.ttftSendMs, from: 0, to: r.from, color: C.grey, label: 'warmup (left out)' });
   series.push({ y: r.ttftSendMs, from: r.from, to: r.to, color: C.blue, label: 'TTFT from send' });
   if (r.to < r.n) series.push({ y: r.ttftSendMs, from: r.to, to: r.n, color: C.grey, label: 'cooldown (left out)' });
-  if (r.dueDiffers) series.push({ y: r.ttftDueMs, from: r.from, to: r.to, color: C.orange, label: 'TTFT from due' });
+  // A closed loop's requests are all due at t = 0 (the simulator's rule): their from-due times only say when each
+  // slot got to them, so the chart draws them for open and capped clients, where due is a user's arrival.
+  const drawDue = r.dueDiffers && p.client !== 'closed';
+  if (drawDue) series.push({ y: r.ttftDueMs, from: r.from, to: r.to, color: C.orange, label: 'TTFT from due' });
   const rules = [{ y: r.p99Send.value, color: C.blue, dash: '6,3', label: 'p99 from send' }];
-  if (r.dueDiffers) rules.push({ y: r.p99Due.value, color: C.vermillion, dash: '2,3', label: 'p99 from due' });
+  if (drawDue) rules.push({ y: r.p99Due.value, color: C.vermillion, dash: '2,3', label: 'p99 from due' });
   $('#ttft-chart').innerHTML = scatter(
     'ttft-svg', FRAME, r.n, series, rules, 'request index (send order)', 'TTFT (ms, log scale)',
     'Time to first token, request by request',
@@ -279,10 +281,8 @@ function drawSpeeds(p: Params, rows: SpeedOut[] | null, note: string | null): vo
 
 // ------------------------------------------------------------------ wiring
 function applyUrl(): boolean {
-  const h = location.hash || location.search;
-  const { params, found } = fromQuery(h, DEFAULTS);
+  const { params, found } = fromQuery(location.search || location.hash, DEFAULTS);
   fill(params);
-  lastHash = location.hash;
   return found;
 }
 
@@ -313,13 +313,6 @@ for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-preset]')) 
     start();
   });
 }
-window.addEventListener('hashchange', () => {
-  if (location.hash === lastHash) return;
-  applyUrl();
-  if (running) cancel();
-  start();
-});
-
 applyUrl();
 refresh();
 root.dataset.ready = 'true';
