@@ -12,6 +12,7 @@ export const NAV: NavItem[] = [
   { file: 'dossier.html', label: 'Dossier', description: 'Every claim on the site with its confidence grade and its source.' },
   { file: 'constants.html', label: 'Constants', description: 'The constants of the simulated server, with units, sources and grades.' },
   { file: 'definitions.html', label: 'Definitions', description: 'The seven tools’ metric definitions and the flags that make their numbers comparable.' },
+  { file: 'explorer.html', label: 'Explorer', description: 'Run the simulated server in your browser: change the client, the lengths and the server, and watch the stopwatches disagree.' },
   { file: 'references.html', label: 'References', description: 'Sources cited on this site.' },
   { file: 'rebuild.html', label: 'Rebuild', description: 'How to rebuild this site from source and what the tests verify.' },
 ];
