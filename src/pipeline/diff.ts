@@ -522,7 +522,7 @@ function numbersTable(rows: NumberRow[]): string {
       const hood = neighbourhoodText(r);
       const hoodCls = r.neighbourhood === 'left' ? 'left' : r.neighbourhood === 'entered' ? 'entered' : 'muted';
       const note = r.valueSame ? `<span class="muted">value unchanged; interval ${esc(showInterval(r.old!) || 'none')} → ${esc(showInterval(r.new!) || 'none')}, n ${r.old!.n} → ${r.new!.n}</span>` : '';
-      return `<tr><td><code>${esc(r.id)}</code></td><td class="n">${esc(showEntry(r.old!))}<br><span class="muted">${esc(showInterval(r.old!))}</span></td><td class="n">${esc(showEntry(r.new!))}<br><span class="muted">${esc(showInterval(r.new!))}</span></td><td class="n ${cls}">${r.abs === null ? '' : esc(`${r.abs > 0 ? '+' : ''}${fmt(r.abs)}`)}</td><td class="n ${cls}">${esc(fmtRel(r.rel))}</td><td class="${hood ? hoodCls : ''}">${esc(hood)}${note}</td></tr>`;
+      return `<tr><td><code>${esc(r.id)}</code></td><td class="n">${esc(showEntry(r.old!))}<br><span class="muted">${esc(showInterval(r.old!))}</span></td><td class="n">${esc(showEntry(r.new!))}<br><span class="muted">${esc(showInterval(r.new!))}</span></td><td class="n ${cls}">${r.abs === null ? '' : esc(`${r.abs > 0 ? '+' : ''}${fmt(r.abs)}`)}</td><td class="n ${cls}">${esc(fmtRel(r.rel))}</td><td class="${hood ? hoodCls : ''}">${esc(hood)}${hood && note ? '<br>' : ''}${note}</td></tr>`;
     })
     .join('\n');
   return `<table><thead><tr><th>number</th><th>old</th><th>new</th><th>absolute</th><th>relative</th><th>published value (±${FAR_OFF * 100}%)</th></tr></thead><tbody>\n${body}\n</tbody></table>`;
@@ -650,7 +650,10 @@ export function runDiff(opts: RunDiffOptions): { result: DiffResult; report: str
   const gen = opts.generatedDir ?? join(root, 'src', 'generated');
   const snap = opts.snapshotDir ?? join(root, 'test', 'snapshots');
   const outDir = opts.outDir ?? join(root, 'dist', 'diff');
-  const rel = (p: string) => relative(root, p).split('\\').join('/') || '.';
+  const rel = (p: string) => {
+    const r = relative(root, p).split('\\').join('/');
+    return r.startsWith('../') || r === '..' ? p : r || '.';
+  };
 
   let base: Side;
   if (opts.base === undefined) {
