@@ -15,7 +15,7 @@ export const figures: Figures<DefinitionsData> = {
     plot: {
       width: 720,
       height: 320,
-      marginLeft: 230,
+      marginLeft: 330,
       marginRight: 50,
       x: { label: 'tokens/s per user', grid: true },
       y: { label: null, domain: d.bars.map((b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`) },

@@ -53,17 +53,12 @@ export const figures: Figures<LongRunsData> = {
         x: { label: 'window (requests)', type: 'band', domain: d.spreads.map((s: { windowSize: number }) => `${s.windowSize}`) },
         y: { label: 'p99 TTFT (ms)', grid: true },
         marks: [
-          Plot.ruleX(rows, {
-            x: 'w',
-            y1: 'lo',
-            y2: 'hi',
-            stroke: (r: { kind: string }) => (r.kind === 'i.i.d. draws' ? '#0072B2' : '#D55E00'),
-            strokeWidth: 8,
-            dx: (r: { kind: string }) => (r.kind === 'i.i.d. draws' ? 8 : -8),
-          } as never),
+          // Plot's dx is one number per mark, so each kind is its own mark, nudged left or right of the band's centre.
+          Plot.ruleX(rows.filter((r: { kind: string }) => r.kind !== 'i.i.d. draws'), { x: 'w', y1: 'lo', y2: 'hi', stroke: '#D55E00', strokeWidth: 10, dx: -9 }),
+          Plot.ruleX(rows.filter((r: { kind: string }) => r.kind === 'i.i.d. draws'), { x: 'w', y1: 'lo', y2: 'hi', stroke: '#0072B2', strokeWidth: 10, dx: 9 }),
           Plot.ruleY([d.spreads[0].truth], { strokeDasharray: '4,3' }),
-          Plot.text(['back-to-back windows'], { frameAnchor: 'top-left', dx: 8, dy: 8, fill: '#D55E00' }),
-          Plot.text(['i.i.d. draws'], { frameAnchor: 'top-left', dx: 8, dy: 24, fill: '#0072B2' }),
+          Plot.text(['back-to-back windows'], { frameAnchor: 'top-right', dx: -8, dy: 8, fill: '#D55E00' }),
+          Plot.text(['i.i.d. draws'], { frameAnchor: 'top-right', dx: -8, dy: 24, fill: '#0072B2' }),
         ],
       },
     };
