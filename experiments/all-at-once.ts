@@ -5,7 +5,7 @@
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
-import { num, pctNum, ttftMs } from './lib/measure.ts';
+import { num, pctNum, ttftMs, configNumbers } from './lib/measure.ts';
 
 const config = { prompts: 1000, isl: 1024, osl: 128 };
 
@@ -22,7 +22,7 @@ export default defineExperiment({
     ctx.progress(1, 1, c.prompts);
     return { ttfts: Array.from(ttftMs(r)), preemptions: r.preemptions, makespan: r.makespan };
   },
-  combine(_c, [r]) {
+  combine(c, [r]) {
     const ttftS = r.ttfts.map((ms: number) => ms / 1000);
     return {
       data: {},
@@ -31,6 +31,7 @@ export default defineExperiment({
         'ttft.p99_s': pctNum(ttftS, 0.99, 's'),
         preemptions: num(r.preemptions, 'preemptions', ttftS.length),
         makespan_s: num(r.makespan, 's'),
+        ...configNumbers(c, { prompts: 'prompts', isl: 'tokens', osl: 'tokens' }),
       },
     };
   },

@@ -6,7 +6,7 @@
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { wilsonInterval } from '../src/stats/index.ts';
-import { num, shareNum } from './lib/measure.ts';
+import { num, shareNum, configNumbers } from './lib/measure.ts';
 import { closedPoint, openRun, p99 } from './lib/sweep.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -55,6 +55,8 @@ const experiment = defineExperiment({
       return { load, share: 100 * w.p, lo: 100 * w.lo, hi: 100 * w.hi, runs: g.length, collapsed: bad.length };
     });
     n['runs_per_load'] = num(c.seedsPerLoad, 'runs');
+    for (const load of c.loadsPct) n[`load${load}.load_pct`] = num(load, '%');
+    Object.assign(n, configNumbers(c, { collapseMs: 'ms', peakSlots: 'slots' }));
     n['requests_per_run'] = num(c.requests, 'requests');
     return { data: { bars, runs: results.map((r) => ({ load: r.loadPct, p99: r.p99Ms })) }, numbers: n };
   },

@@ -10,7 +10,7 @@
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, fixedLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { fromSimResult, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
-import { num, pctNum } from './lib/measure.ts';
+import { num, pctNum, configNumbers } from './lib/measure.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 export const config = {
@@ -91,6 +91,7 @@ const experiment = defineExperiment({
     numbers['speed.spread_x'] = num(hi / lo, '×', primary.length);
     const tpot = rows.find((r) => r.tool === 'vllm' && r.metric === 'mean_tpot_ms')!;
     numbers['tpot.mean_ms'] = num(1000 / tpot.tokPerS!, 'ms', tpot.n);
+    Object.assign(numbers, configNumbers(c, { users: 'users', prompts: 'prompts', isl: 'tokens', osl: 'tokens', stallMs: 'ms' }));
     numbers['llmperf.inflation_used_x'] = num(inflation, '×');
     const bars = primary.map((r) => ({
       tool: TABLE1.find((t) => t.tool === r.tool)?.name ?? r.tool,

@@ -72,6 +72,9 @@ const experiment = defineExperiment({
     for (const b of c.moe.batches) {
       numbers[`moe.coverage.b${b}_pct`] = num(100 * (1 - Math.pow(1 - c.moe.perToken / c.moe.experts, b)), '%');
     }
+    numbers['moe.experts'] = num(c.moe.experts, 'experts');
+    numbers['moe.per_token'] = num(c.moe.perToken, 'experts');
+    for (const b of c.moe.batches) numbers[`moe.b${b}.batch_tokens`] = num(b, 'tokens');
     numbers['roofline.weights_gb'] = num(m.streamedWeightBytes / 1e9, 'GB');
     numbers['roofline.batch1_bound_tok_per_s'] = num(cfg.hw.hbmBw / m.streamedWeightBytes, 'tok/s');
     // Weights turn compute-bound when 2 FLOP per parameter per token outrun 2 bytes per parameter per step.

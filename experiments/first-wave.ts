@@ -9,7 +9,7 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import type { DataOf } from '../src/pipeline/types.ts';
 import { defaultServerConfig, inferencexLengths, simulate, stepTime } from '../src/sim/index.ts';
 import { percentileWithInterval } from '../src/stats/index.ts';
-import { closedLoopLittle, meanOf, median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
+import { closedLoopLittle, meanOf, median, num, overSeeds, pctNum, ttftMs, configNumbers } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
 
 export const config = {
@@ -124,6 +124,15 @@ const experiment = defineExperiment({
         medianAll: numbers[`${key}.median_all_ms`].value,
         medianAfter: numbers[`${key}.median_after_wave_ms`].value,
       });
+    }
+    Object.assign(numbers, configNumbers(c, { isl: 'tokens', osl: 'tokens', rangeRatio: '', multiplier: '×', extraSlots: 'slots' }));
+    numbers['config.seeds'] = num(c.seeds.length, 'seeds');
+    for (const s of c.slots) numbers[`slots${s}.slots`] = num(s, 'slots');
+    for (const m of c.extraMultipliers) numbers[`slots${c.extraSlots}_x${m}.multiplier_x`] = num(m, '×');
+    for (const s of c.slots) {
+      const g = group(s, c.multiplier);
+      numbers[`slots${s}.requests`] = num(g[0].n, 'requests');
+      numbers[`slots${s}.mean_isl_tokens`] = overSeeds(g.map((r) => r.meanIsl), 'tokens', g[0].n);
     }
     const little = results.map((r) => r.littleRatio);
     numbers['little.max_deviation_pct'] = num(100 * Math.max(...little.map((x) => Math.abs(x - 1))), '%', little.length);

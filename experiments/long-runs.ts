@@ -11,7 +11,7 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, inferencexLengths, poissonTimes, simulate } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { autocorrelation, linearPercentile, windowVsIid } from '../src/stats/index.ts';
-import { num, overSeeds } from './lib/measure.ts';
+import { num, overSeeds, configNumbers } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
 import { StepLog } from './lib/step-log.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
@@ -147,6 +147,8 @@ const experiment = defineExperiment({
       n[`load${load}.worst_short_window_p99_ms`] = num(Math.max(...g.map((r) => r.worstShortMs)), 'ms', g.length);
     }
     n['window_requests'] = num(c.window, 'requests');
+    Object.assign(n, configNumbers(c, { requests: 'requests', collapseMs: 'ms' }));
+    for (const load of [...new Set(results.map((r) => r.loadPct))]) n[`load${load}.load_pct`] = num(load, '%');
     n['short_run_min'] = num(c.shortRunS / 60, 'min');
     const base = results.find((r) => r.correlation)!;
     // Cost per token scales with 1 / throughput at the same price per GPU-hour.

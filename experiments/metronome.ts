@@ -16,7 +16,7 @@ import {
   vllmRangeLengths,
 } from '../src/sim/index.ts';
 import { createRng, type Rng } from '../src/rng/index.ts';
-import { median, num, overSeeds, pctNum, ttftMs } from './lib/measure.ts';
+import { median, num, overSeeds, pctNum, ttftMs, configNumbers } from './lib/measure.ts';
 import { percentileWithInterval } from '../src/stats/index.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -99,6 +99,8 @@ const experiment = defineExperiment({
       'ranged.p99_ms': overSeeds(ranged.map((r) => r.p99Ms), 'ms', ranged[0].n),
       'ranged.cohort_mean': overSeeds(ranged.map((r) => r.cohortMean), 'requests'),
       'fixed_over_ranged.median_x': num(fixed.medianMs / (ranged.reduce((a, r) => a + r.medianMs, 0) / ranged.length), '×'),
+      ...configNumbers(c, { slots: 'slots', multiplier: '×', length: 'tokens', rangeRatio: '' }),
+      'config.requests': num(c.slots * c.multiplier, 'requests'),
       'prompts_per_step': num(Math.floor(defaultServerConfig().tokenBudget / c.length), 'prompts'),
     };
     // Range-ratio semantics: the same flag value, two tools, two distributions.

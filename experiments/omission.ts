@@ -12,7 +12,7 @@ import { defaultServerConfig, poissonTimes, simulate, type ServerConfig } from '
 import { createRng } from '../src/rng/index.ts';
 import { inferencexLengths } from '../src/sim/index.ts';
 import { linearPercentile } from '../src/stats/index.ts';
-import { num, pctNum } from './lib/measure.ts';
+import { num, pctNum, configNumbers } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -117,6 +117,9 @@ const experiment = defineExperiment({
     }
     n['distserve_goodput_req_per_s'] = num(best ?? 0, 'req/s', rows.length);
     n['slo.ttft_ms'] = num(c.slo.ttftMs, 'ms');
+    n['slo.attainment_pct'] = num(100 * c.attainment, '%');
+    Object.assign(n, configNumbers(c, { cap: 'requests', requests: 'requests' }));
+    for (const r of rows) n[`load${r.loadPct}.load_pct`] = num(r.loadPct, '%');
     n['slo.tpot_ms'] = num(c.slo.tpotMs, 'ms');
     const lines = rows.flatMap((r) => [
       { load: r.loadPct, v: r.ttftSend.value / 1000, clock: 'from send (printed)' },

@@ -5,8 +5,8 @@
  * some fall into a preemption spiral the closed loop can never enter.
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { num, overSeeds, pctNum, shareNum } from './lib/measure.ts';
-import { closedPoint, openRun, p99 } from './lib/sweep.ts';
+import { num, overSeeds, pctNum, shareNum, configNumbers } from './lib/measure.ts';
+import { closedPoint, openRun, p99, SWEEP, OPEN_DROP_SHARE } from './lib/sweep.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
@@ -113,6 +113,14 @@ const experiment = defineExperiment({
       n['peak_open.collapsed_preemptions_min'] = num(Math.min(...collapsed.map((r) => r.preemptions)), 'preemptions', collapsed.length);
       n['peak_open.collapsed_preemptions_max'] = num(Math.max(...collapsed.map((r) => r.preemptions)), 'preemptions', collapsed.length);
     }
+    n['peak_open.fine'] = num(fine.length, 'runs', peaks.length);
+    Object.assign(n, configNumbers(c, { openRequests: 'requests', peakSlots: 'slots', collapseMs: 'ms' }));
+    n['config.peak_seeds'] = num(c.peakSeeds.length, 'seeds');
+    n['config.min_slots'] = num(Math.min(...c.slots), 'slots');
+    n['config.max_slots'] = num(Math.max(...c.slots), 'slots');
+    n['config.prompts_per_slot'] = num(SWEEP.multiplier, '×');
+    n['config.drop_pct'] = num(100 * OPEN_DROP_SHARE, '%');
+    for (const pt of points) n[`slots${pt.slots}.slots`] = num(pt.slots, 'slots');
     n['peak_open.p99_mean_ms'] = overSeeds(peaks.map((r) => r.p99Ms), 'ms');
     const sweep = points.map((pt) => ({
       slots: pt.slots,

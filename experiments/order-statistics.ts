@@ -4,8 +4,8 @@
  * early-stopping rule built on the same binomial argument.
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { earlyStoppingMinUnder, minSamplesForMaxBound, probMaxExceeds, quantileIntervalRanks } from '../src/stats/index.ts';
-import { num } from './lib/measure.ts';
+import { MLPERF_EARLY_STOPPING, earlyStoppingMinUnder, minSamplesForMaxBound, probMaxExceeds, quantileIntervalRanks } from '../src/stats/index.ts';
+import { num, configNumbers } from './lib/measure.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
@@ -35,6 +35,9 @@ const experiment = defineExperiment({
     for (const t of c.earlyStoppingOver) {
       n[`mlperf_early_stopping.over${t}.queries`] = num(earlyStoppingMinUnder(t, 0.99) + t, 'queries');
     }
+    n['config.confidence_pct'] = num(100 * c.confidence, '%');
+    n['mlperf_early_stopping.confidence_pct'] = num(100 * MLPERF_EARLY_STOPPING.confidence, '%');
+    Object.assign(n, configNumbers(c, { smallN: 'requests', intervalN: 'requests' }));
     const curve = c.curveN.map((k) => ({ n: k, pct: 100 * probMaxExceeds(k, 0.99) }));
     return { data: { curve, confidence: c.confidence, minN: n['max_bounds_p99.min_n'].value }, numbers: n };
   },

@@ -6,7 +6,7 @@
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
-import { closedLoopLittle, mean, median, num, ttftMs } from './lib/measure.ts';
+import { closedLoopLittle, mean, median, num, ttftMs, configNumbers } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -79,6 +79,10 @@ const experiment = defineExperiment({
       100 * (at(longest, top).meanAllMs / at(longest, top).meanAfterMs - 1),
       '%',
     );
+    Object.assign(numbers, configNumbers(c, { isl: 'tokens', osl: 'tokens' }));
+    numbers['config.min_slots'] = num(Math.min(...c.concurrency), 'slots');
+    numbers['config.max_slots'] = num(Math.max(...c.concurrency), 'slots');
+    for (const m of c.multipliers) numbers[`x${m}.multiplier_x`] = num(m, '×');
     const little = rows.filter((r) => Number.isFinite(r.littleRatio)).map((r) => r.littleRatio);
     numbers['little.max_deviation_pct'] = num(100 * Math.max(...little.map((x) => Math.abs(x - 1))), '%', little.length);
     return { data: { rows, multipliers: c.multipliers, longest }, numbers };

@@ -98,6 +98,11 @@ const experiment = defineExperiment({
       n[`range.${name.replace(/_(x|pct)$/, '')}.max_${unit === '%' ? 'pct' : 'x'}`] = num(Math.max(...vals), unit, rows.length);
     }
     n['variants'] = num(rows.length, 'variants');
+    // Each variant's changed setting, so prose can name it by id.
+    const UNITS: Record<string, [string, number]> = { etaCompute: ['%', 100], etaMemory: ['%', 100], stepOverheadS: ['ms', 1000], kvCapacityTokens: ['tokens', 1], tokenBudget: ['tokens', 1], maxNumSeqs: ['sequences', 1] };
+    for (const v of c.variants) {
+      for (const [k, val] of Object.entries(v.overrides)) n[`${v.id}.setting`] = num((val as number) * UNITS[k][1], UNITS[k][0]);
+    }
     return { data: { rows }, numbers: n };
   },
   clauses: {

@@ -7,7 +7,7 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import type { DataOf } from '../src/pipeline/types.ts';
 import { defaultServerConfig, inferencexLengths, simulate } from '../src/sim/index.ts';
 import { autocorrelation } from '../src/stats/index.ts';
-import { num, overSeeds, steadyWindow } from './lib/measure.ts';
+import { num, overSeeds, steadyWindow, configNumbers } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
 
 const config = {
@@ -82,6 +82,9 @@ const experiment = defineExperiment({
       'x1.whole_below_steady_pct': overSeeds(one.map((r) => 100 * (1 - r.wholeTokPerS / steadyBySeed.get(r.seed)!)), '%'),
       'x10.echo_period_s': overSeeds(ten.map((r) => r.echoPeriodS!), 's'),
       bin_s: num(c.binS, 's'),
+      ...configNumbers(c, { slots: 'slots', isl: 'tokens', osl: 'tokens' }),
+      'x10.multiplier_x': num(c.multipliers[0], '×'),
+      'x10.requests': num(c.slots * c.multipliers[0], 'requests'),
     };
     const fig = ten.find((r) => r.timeline)!;
     return { data: { timeline: fig.timeline!, steady: fig.steadyTokPerS!, whole: fig.wholeTokPerS }, numbers };

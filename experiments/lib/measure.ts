@@ -130,3 +130,18 @@ export function closedLoopLittle(
   const meanE2E = s / k;
   return { rate, meanE2E, inFlight: rate * meanE2E, ratio: (rate * meanE2E) / slots };
 }
+
+/**
+ * The experiment's own settings as numbers (`config.<name>`), so prose cites
+ * them by id like any result instead of typing them. Only the fields named in
+ * `units` are echoed, each with its unit.
+ */
+export function configNumbers(config: Record<string, unknown>, units: Record<string, string>): Record<string, NumberValue> {
+  const out: Record<string, NumberValue> = {};
+  for (const [key, unit] of Object.entries(units)) {
+    const v = config[key];
+    if (typeof v !== 'number') throw new Error(`configNumbers: config.${key} is not a number`);
+    out[`config.${key.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)}`] = num(v, unit);
+  }
+  return out;
+}

@@ -96,7 +96,10 @@ export function closedPoint(slots: number, cfg: ServerConfig = defaultServerConf
 }
 
 /** Open loop: Poisson arrivals at `rate`, `n` requests; statistics over the middle 80% (by send order). */
-export function openRun(rate: number, n: number, seed: number, cfg: ServerConfig = defaultServerConfig(), dropShare = 0.1): OpenRun {
+/** Share of an open run's requests dropped at each end before statistics (the article's 10%). */
+export const OPEN_DROP_SHARE = 0.1;
+
+export function openRun(rate: number, n: number, seed: number, cfg: ServerConfig = defaultServerConfig(), dropShare = OPEN_DROP_SHARE): OpenRun {
   const rng = createRng(seed).fork(`open-${n}`);
   const times = poissonTimes(rng.fork('arrivals'), n, rate);
   const r = simulate(cfg, lengths(seed, `open-${n}`, n), { kind: 'open', times });
