@@ -2,13 +2,15 @@
  * The prose checks: (1) the project holds no copy of the article's text: no
  * run of eight words in the site's sources is shared with it (compared by hash
  * against test/fixtures/article-ngrams.json); (2) no digit in prose outside
- * <Num/>, except the explicit allow-list in src/site/prose.ts.
+ * <Num/>, except the explicit allow-list in src/site/prose.ts; (3) no number
+ * spelled out in words to dodge (2): compound and large number words,
+ * percentages and fractions in words, except NUMBER_WORD_ALLOW there.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
-import { proseOf, strayDigits } from '../src/site/prose.ts';
+import { proseOf, strayDigits, numberWords, allowedPhrasesIn, NUMBER_WORD_ALLOW } from '../src/site/prose.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIRS = ['src/content', 'src/pages', 'src/components', 'src/layouts'];
@@ -75,5 +77,53 @@ describe('prose check', () => {
     const hits = strayDigits(src, 'x.astro');
     expect(hits.map((h) => h.line)).toEqual([5]);
     expect(proseOf('<Num id="a.b_ms"/> fine', 'x.astro').trim()).toBe('fine');
+  });
+
+  it('writes no number in words outside <Num/> (allow-list NUMBER_WORD_ALLOW in src/site/prose.ts)', () => {
+    const spelled: string[] = [];
+    for (const f of files) {
+      for (const h of numberWords(readFileSync(f, 'utf8'), f)) {
+        spelled.push(`${relative(ROOT, f)}:${h.line}: “${h.phrase}” (${h.rule}) in: ${h.text}`);
+      }
+    }
+    expect(spelled, `numbers in words (use <Num id="…"/>, with bare or as= so the sentence reads):\n${spelled.join('\n')}`).toEqual([]);
+  });
+
+  it('the number-word allow-list holds only live entries', () => {
+    const used = new Set(files.flatMap((f) => allowedPhrasesIn(readFileSync(f, 'utf8'), f)));
+    const stale = NUMBER_WORD_ALLOW.filter((a) => !used.has(a.phrase)).map((a) => `“${a.phrase}” is in no source any more`);
+    const numbersFile = join(ROOT, 'src/generated/numbers.json');
+    if (existsSync(numbersFile)) {
+      const ids = new Set(Object.keys(JSON.parse(readFileSync(numbersFile, 'utf8'))));
+      for (const a of NUMBER_WORD_ALLOW) {
+        if (a.kind === 'awaiting' && a.id && ids.has(a.id)) stale.push(`“${a.phrase}”: ${a.id} now exists; write <Num id="${a.id}"/> and drop the entry`);
+      }
+    }
+    for (const a of NUMBER_WORD_ALLOW) if (a.kind === 'awaiting' && !a.id) stale.push(`“${a.phrase}”: an awaiting entry must name the id it waits for`);
+    expect(stale, `allow-list entries to remove (src/site/prose.ts):\n${stale.join('\n')}`).toEqual([]);
+  });
+
+  it('the number-word check itself: catches spelled-out numbers, spares counting words, <Num>, code and idioms', () => {
+    const src = [
+      '---', 'const label = "sixty-four slots";', '---',
+      '<p>At sixty-four slots and two hundred users the run sent one thousand and twenty-four tokens.</p>',
+      '<p>It reached nine tenths of the sweep’s peak, ninety-five per cent, then one and a half times capacity.</p>',
+      '<p>Seven tools, three programs, two clocks and one run; a third of <Num id="a.b" /> were <code>thirty-two</code>.</p>',
+      '<p>A cost per million tokens, with three hundred and</p>',
+      '<p>twenty slots, a tenth of a second and fifty percent.</p>',
+    ].join('\n');
+    const hits = numberWords(src, 'x.astro');
+    expect(hits.map((h) => [h.line, h.phrase])).toEqual([
+      [4, 'sixty-four'],
+      [4, 'two hundred'],
+      [4, 'one thousand and twenty-four'],
+      [5, 'nine tenths'],
+      [5, 'ninety-five per cent'],
+      [5, 'one and a half'],
+      [7, 'three hundred and twenty'],
+      [8, 'a tenth'],
+      [8, 'fifty percent'],
+    ]);
+    expect(hits[0].text).toContain('At sixty-four slots');
   });
 });
