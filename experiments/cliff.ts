@@ -6,7 +6,7 @@
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { wilsonInterval } from '../src/stats/index.ts';
-import { num, shareNum, configNumbers } from './lib/measure.ts';
+import { num, shareNum, configNumbers, LEVEL } from './lib/measure.ts';
 import { closedPoint, openRun, p99 } from './lib/sweep.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -44,7 +44,7 @@ const experiment = defineExperiment({
     const bars = c.loadsPct.map((load) => {
       const g = results.filter((r) => r.loadPct === load);
       const bad = g.filter((r) => r.p99Ms > c.collapseMs);
-      const w = wilsonInterval(bad.length, g.length, 0.95);
+      const w = wilsonInterval(bad.length, g.length, LEVEL);
       n[`load${load}.collapsed`] = num(bad.length, 'runs', g.length);
       n[`load${load}.collapsed_share_pct`] = shareNum(bad.length, g.length);
       const fine = g.filter((r) => r.p99Ms <= c.collapseMs);
@@ -57,6 +57,8 @@ const experiment = defineExperiment({
     n['runs_per_load'] = num(c.seedsPerLoad, 'runs');
     for (const load of c.loadsPct) n[`load${load}.load_pct`] = num(load, '%');
     Object.assign(n, configNumbers(c, { collapseMs: 'ms', peakSlots: 'slots' }));
+    n['config.loads'] = num(c.loadsPct.length, 'loads');
+    n['config.confidence_pct'] = num(100 * LEVEL, '%');
     n['requests_per_run'] = num(c.requests, 'requests');
     return { data: { bars, runs: results.map((r) => ({ load: r.loadPct, p99: r.p99Ms })) }, numbers: n };
   },

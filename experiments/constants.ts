@@ -26,6 +26,9 @@ export default defineExperiment({
     const prefill = stepTime(cfg, L, 1, 0, (L * (L + 1)) / 2, 0);
     const k = c.promptsPerStep;
     const full = stepTime(cfg, k * L, k, 0, (k * L * (L + 1)) / 2, 0);
+    numbers['check.prefill_prompt_tokens'] = num(L, 'tokens');
+    numbers['check.prompts_per_step'] = num(k, 'prompts');
+    numbers['check.decode_context_tokens'] = num(c.decodeContext, 'tokens');
     numbers['check.decode_batch1_ms'] = num(1000 * decode, 'ms');
     numbers['check.decode_batch1_tok_per_s'] = num(1 / decode, 'tok/s');
     numbers['check.prefill_1k_ms'] = num(1000 * prefill, 'ms');

@@ -165,6 +165,8 @@ const experiment = defineExperiment({
       n[`${k}.iid_band_hi_ms`] = num(s.iidBand[1], 'ms');
       n[`${k}.too_narrow_x`] = num((s.windowBand[1] - s.windowBand[0]) / (s.iidBand[1] - s.iidBand[0]), '×');
     }
+    n['correlation.band_pct'] = num(90, '%');
+    for (const s of corr.spreads) n[`correlation.w${s.windowSize}.window_requests`] = num(s.windowSize, 'requests');
     n['correlation.true_p99_ms'] = num(corr.spreads[0].truth, 'ms', c.requests);
     return {
       data: {

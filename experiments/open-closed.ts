@@ -114,6 +114,8 @@ const experiment = defineExperiment({
       n['peak_open.collapsed_preemptions_max'] = num(Math.max(...collapsed.map((r) => r.preemptions)), 'preemptions', collapsed.length);
     }
     n['peak_open.fine'] = num(fine.length, 'runs', peaks.length);
+    const tpotDiffs = points.filter((pt) => pt.open).map((pt) => Math.abs(100 * (pt.open!.tpotMeanMs / pt.closed.tpotMeanMs - 1)));
+    n['tpot.max_abs_diff_pct'] = num(Math.max(...tpotDiffs), '%', tpotDiffs.length);
     Object.assign(n, configNumbers(c, { openRequests: 'requests', peakSlots: 'slots', collapseMs: 'ms' }));
     n['config.peak_seeds'] = num(c.peakSeeds.length, 'seeds');
     n['config.min_slots'] = num(Math.min(...c.slots), 'slots');

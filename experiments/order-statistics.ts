@@ -34,6 +34,7 @@ const experiment = defineExperiment({
     n['p99_interval.n1000.coverage_pct'] = num(100 * r.coverage, '%', c.intervalN);
     for (const t of c.earlyStoppingOver) {
       n[`mlperf_early_stopping.over${t}.queries`] = num(earlyStoppingMinUnder(t, 0.99) + t, 'queries');
+      n[`mlperf_early_stopping.over${t}.misses`] = num(t, 'queries');
     }
     n['config.confidence_pct'] = num(100 * c.confidence, '%');
     n['mlperf_early_stopping.confidence_pct'] = num(100 * MLPERF_EARLY_STOPPING.confidence, '%');

@@ -98,6 +98,10 @@ const experiment = defineExperiment({
       n[`range.${name.replace(/_(x|pct)$/, '')}.max_${unit === '%' ? 'pct' : 'x'}`] = num(Math.max(...vals), unit, rows.length);
     }
     n['variants'] = num(rows.length, 'variants');
+    n['config.omission_cap'] = num(c.omission.cap, 'requests');
+    n['config.omission_load_pct'] = num(c.omission.loadPct, '%');
+    n['config.printed_low_pct'] = num(c.omission.lowPct, '%');
+    n['config.printed_high_pct'] = num(c.omission.highPct, '%');
     // Each variant's changed setting, so prose can name it by id.
     const UNITS: Record<string, [string, number]> = { etaCompute: ['%', 100], etaMemory: ['%', 100], stepOverheadS: ['ms', 1000], kvCapacityTokens: ['tokens', 1], tokenBudget: ['tokens', 1], maxNumSeqs: ['sequences', 1] };
     for (const v of c.variants) {

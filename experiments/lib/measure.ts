@@ -6,6 +6,9 @@ import type { SimResult } from '../../src/sim/index.ts';
 import type { NumberValue } from '../../src/pipeline/types.ts';
 import { mean, median, percentileWithInterval, wilsonInterval } from '../../src/stats/index.ts';
 
+/** Confidence level of every interval the experiments publish. */
+export const LEVEL = 0.95;
+
 /** Time to first token from the send, ms, for requests [from, to). */
 export function ttftMs(r: SimResult, from = 0, to = r.n): Float64Array {
   const out = new Float64Array(Math.max(0, to - from));
@@ -42,13 +45,13 @@ export function pick(values: ArrayLike<number>, idx: readonly number[]): Float64
 
 /** A percentile (numpy linear) with its distribution-free 95% order-statistic interval. */
 export function pctNum(values: ArrayLike<number>, p: number, unit: string): NumberValue {
-  const q = percentileWithInterval(values, p, 0.95);
+  const q = percentileWithInterval(values, p, LEVEL);
   return {
     value: q.value,
     unit,
     n: q.n,
     interval: q.supported ? q.interval : null,
-    level: 0.95,
+    level: LEVEL,
     intervalKind: q.supported ? 'order-statistic 95% (i.i.d.)' : `no bound: ${q.reason}`,
   };
 }
@@ -79,8 +82,8 @@ export function overSeeds(values: readonly number[], unit: string, n: number | n
 
 /** A share of runs (or requests) with its Wilson score 95% interval, in %. */
 export function shareNum(successes: number, n: number): NumberValue {
-  const w = wilsonInterval(successes, n, 0.95);
-  return { value: 100 * w.p, unit: '%', n, interval: [100 * w.lo, 100 * w.hi], level: 0.95, intervalKind: 'Wilson score 95%' };
+  const w = wilsonInterval(successes, n, LEVEL);
+  return { value: 100 * w.p, unit: '%', n, interval: [100 * w.lo, 100 * w.hi], level: LEVEL, intervalKind: `Wilson score ${100 * LEVEL}%` };
 }
 
 export { mean, median };

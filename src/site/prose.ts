@@ -126,14 +126,6 @@ export const NUMBER_WORD_ALLOW: { phrase: string; kind: 'idiom' | 'cited' | 'awa
   { phrase: 'up to fifteen percent fewer tokens', kind: 'cited', why: 'Meta’s announcement [24]' },
   { phrase: 'on the order of a hundred input tokens', kind: 'cited', why: 'Manus [23]' },
   { phrase: 'at about a tenth of fresh input', kind: 'cited', why: 'Manus [23]' },
-  { phrase: 'with fifty,', kind: 'awaiting', why: 'misses allowed in MLPerf early stopping', id: 'order-statistics.mlperf_early_stopping.over50.misses' },
-  { phrase: 'windows of a hundred requests', kind: 'awaiting', why: 'correlation window size', id: 'long-runs.correlation.w100.window_requests' },
-  { phrase: 'for three hundred, and', kind: 'awaiting', why: 'correlation window size', id: 'long-runs.correlation.w300.window_requests' },
-  { phrase: 'for both a thousand and three thousand', kind: 'awaiting', why: 'correlation window sizes', id: 'long-runs.correlation.w3000.window_requests' },
-  { phrase: 'a thousand consecutive requests', kind: 'awaiting', why: 'correlation window size', id: 'long-runs.correlation.w1000.window_requests' },
-  { phrase: 'For thousand-request windows', kind: 'awaiting', why: 'correlation window size', id: 'long-runs.correlation.w1000.window_requests' },
-  { phrase: 'the middle nine tenths of window p99 values', kind: 'awaiting', why: 'width of the central band', id: 'long-runs.correlation.band_pct' },
-  { phrase: 'one prompt of one thousand and twenty-four tokens', kind: 'awaiting', why: 'prompt length of the prefill check', id: 'constants.check.prefill_prompt_tokens' },
 ];
 
 /** An allowed phrase as a regex: whitespace (line breaks included) matches any whitespace. */
