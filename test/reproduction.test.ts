@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { PUBLISHED, type Published } from '../src/site/published.ts';
 import { reproductionRows, bandCounts, groupByBand, sectionOf, toUnit, BANDS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
 import { SECTIONS } from '../src/site/sections.ts';
-import { strayDigits } from '../src/site/prose.ts';
+import { numberWords, strayDigits } from '../src/site/prose.ts';
 import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
 import type { SiteNumber } from '../src/site/data.ts';
 
@@ -76,12 +76,13 @@ describe('published values against our numbers', () => {
     expect(bare, `far off without a note: ${bare.join(', ')}`).toEqual([]);
   });
 
-  it('notes are site prose: no typed digits beyond the allow-list, no eight-word run shared with the article', () => {
+  it('notes are site prose: no typed digits beyond the allow-list, no numbers spelled out, no eight-word run shared with the article', () => {
     expect(fixture.n).toBe(NGRAM_SIZE);
     const problems: string[] = [];
     for (const p of PUBLISHED) {
       for (const text of proseOfEntry(p)) {
         for (const h of strayDigits(text)) problems.push(`${p.id}: digit in “${h.text}”`);
+        for (const h of numberWords(text)) problems.push(`${p.id}: number in words “${h.phrase}” (${h.rule})`);
         for (const { run, hash } of ngramHashes(text)) if (articleRuns.has(hash)) problems.push(`${p.id}: shares “${run}” with the article`);
       }
     }

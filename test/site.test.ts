@@ -9,6 +9,7 @@ import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
 import { PUBLISHED } from '../src/site/published.ts';
 import { CLAIMS, checkClaims } from '../src/site/claims.ts';
+import { numberWords } from '../src/site/prose.ts';
 import { REFERENCES } from '../src/site/references.ts';
 import { SECTIONS } from '../src/site/sections.ts';
 import { formatConstant } from '../src/site/constants-format.ts';
@@ -145,6 +146,13 @@ describe('registries', () => {
       expect(Number.isFinite(p.published)).toBe(true);
       expect(p.where.length).toBeGreaterThan(0);
     }
+  });
+  it('claims spell out no numbers (a value comes from constant or numberId; formulas like L(1−r) are fine)', () => {
+    const problems: string[] = [];
+    for (const c of CLAIMS.filter((c) => !c.constant)) {
+      for (const h of numberWords(c.claim)) problems.push(`${c.id}: number in words “${h.phrase}”`);
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
   });
   it('claims: valid grades, unique ids, references that exist', () => {
     checkClaims();

@@ -85,7 +85,7 @@ export const proseClaims: Claim[] = [
     claim: 'vLLM’s random dataset defaults to a range ratio of zero (every prompt the same length) and forces ignore_eos, so every answer has the same length too.',
     source: T('vllm/benchmarks/datasets/datasets.py (003cf0297cf6)') },
   { id: 'first-wave-inflation', topic: 'first wave', grade: 'M', numberId: 'first-wave.slots64.inflation_x',
-    claim: 'In a closed loop that opens every slot at once, the whole-run p99 time to first token at sixty-four slots is set by the first wave and is many times the p99 without it.',
+    claim: 'In a closed loop that opens every slot at once, the whole-run p99 time to first token is set by the first wave and is many times the p99 without it.',
     source: 'experiments/first-wave.ts' },
   { id: 'metronome-cohorts', topic: 'first wave', grade: 'M', numberId: 'metronome.fixed_over_ranged.median_x',
     claim: 'With identical lengths a closed loop settles into cohorts and the steady-state median time to first token is several times that with ranged lengths.',

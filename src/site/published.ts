@@ -133,9 +133,9 @@ export const PUBLISHED: Published[] = [
   { id: 'metronome.fixed.cohort_max', published: 8, unit: 'requests', where: 'The first wave; Figure 5' },
   { id: 'metronome.ranged.median_ms', published: 20.1, unit: 'ms', where: 'The first wave; Figure 5' },
   { id: 'metronome.ranged.p99_ms', published: 40.2, unit: 'ms', where: 'The first wave; Figure 5' },
-  { id: 'metronome.range.vllm_lo_pct', published: 20, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound for a nominal length of one thousand and twenty-four' },
-  { id: 'metronome.range.vllm_hi_pct', published: 180, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound for a nominal length of one thousand and twenty-four' },
-  { id: 'metronome.range.inferencex_lo_pct', published: 80, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound for a nominal length of one thousand and twenty-four' },
+  { id: 'metronome.range.vllm_lo_pct', published: 20, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
+  { id: 'metronome.range.vllm_hi_pct', published: 180, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
+  { id: 'metronome.range.inferencex_lo_pct', published: 80, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
 
   // ---- §7 open vs closed (Figure 6)
   { id: 'open-closed.slots64.closed.rate_req_per_s', published: 6.287, unit: 'req/s', where: 'Open and closed; Two checks anyone can run', note: 'printed rounded in one place and to three decimals in the other' },
@@ -155,7 +155,7 @@ export const PUBLISHED: Published[] = [
   { id: 'open-closed.slots320.closed.rate_req_per_s', published: 10.98, unit: 'req/s', where: 'Open and closed' },
   { id: 'open-closed.slots320.closed.preemptions', published: 1872, unit: 'preemptions', where: 'Open and closed' },
   { id: 'open-closed.slots320.closed.p99_ttft_ms', published: 10.9, unit: 's', where: 'Open and closed' },
-  { id: 'open-closed.peak_open.collapsed', published: 5, unit: 'runs', where: 'Open and closed', note: `out of fifteen seeds in both; ${FEW_TOSSES}` },
+  { id: 'open-closed.peak_open.collapsed', published: 5, unit: 'runs', where: 'Open and closed', note: `out of the same number of seeds in both; ${FEW_TOSSES}` },
   { id: 'open-closed.peak_open.fine_p99_min_ms', published: 75, unit: 'ms', where: 'Open and closed' },
   { id: 'open-closed.peak_open.fine_p99_max_ms', published: 107, unit: 'ms', where: 'Open and closed' },
   {
@@ -197,7 +197,7 @@ export const PUBLISHED: Published[] = [
     where: 'Open and closed; Figure 7',
     note: 'published as none of fourteen. We ran more seeds per load and a few of them collapsed; our share still lies inside the interval that fourteen clean runs leave open',
   },
-  { id: 'cliff.load100.collapsed_share_pct', published: (5 / 15) * 100, digits: 1, unit: '%', where: 'Open and closed; Figure 7', note: 'published as five of fifteen; see the interval' },
+  { id: 'cliff.load100.collapsed_share_pct', published: (5 / 15) * 100, digits: 1, unit: '%', where: 'Open and closed; Figure 7', note: 'published as a count of runs out of a handful of seeds; see the interval' },
   {
     id: 'cliff.load102.collapsed_share_pct',
     published: (5 / 11) * 100,
@@ -236,7 +236,7 @@ export const PUBLISHED: Published[] = [
     digits: 1,
     unit: '×',
     where: 'Percentiles; Figure 9',
-    note: 'one run with its own draws, cut into a few hundred windows at most: a ratio of two variances estimated from that few is itself noisy',
+    note: 'one run with its own draws, cut into comparatively few windows: a ratio of two variances estimated from so few is itself noisy',
   },
   {
     id: 'long-runs.correlation.w3000.variance_ratio_x',
@@ -320,14 +320,14 @@ export const PUBLISHED: Published[] = [
     published: 46,
     unit: '×',
     where: 'How much of this is the model; Figure 10',
-    note: 'each variant runs one seed at ninety percent load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
+    note: 'each variant runs one seed at the omission study’s near-capacity load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
   },
   {
     id: 'sensitivity.range.omission.max_x',
     published: 63,
     unit: '×',
     where: 'How much of this is the model; Figure 10',
-    note: 'each variant runs one seed at ninety percent load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
+    note: 'each variant runs one seed at the omission study’s near-capacity load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
   },
   {
     id: 'sensitivity.range.printed_p99_change.min_pct',
