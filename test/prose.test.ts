@@ -13,7 +13,7 @@ import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
 import { proseOf, strayDigits, numberWords, allowedPhrasesIn, NUMBER_WORD_ALLOW } from '../src/site/prose.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const DIRS = ['src/content', 'src/pages', 'src/components', 'src/layouts'];
+const DIRS = ['src/article', 'src/pages', 'src/components', 'src/layouts'];
 const EXT = /\.(md|mdx|astro)$/;
 
 function sources(): string[] {

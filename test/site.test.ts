@@ -161,7 +161,7 @@ describe('registries', () => {
     expect(CLAIMS.some((c) => c.id.startsWith('const-'))).toBe(true);
   });
   it('sections: one partial per section and no orphan partial', () => {
-    const files = readdirSync(join(import.meta.dirname, '..', 'src/content/article')).filter((f) => f.endsWith('.astro')).map((f) => f.replace(/\.astro$/, ''));
+    const files = readdirSync(join(import.meta.dirname, '..', 'src/article')).filter((f) => f.endsWith('.astro')).map((f) => f.replace(/\.astro$/, ''));
     expect(files.sort()).toEqual(SECTIONS.map((s) => s.slug).sort());
   });
 });

@@ -114,7 +114,7 @@ function filesMentioning(needle: string): string[] {
       else if (/\.(astro|mdx?|ts)$/.test(e) && readFileSync(p, 'utf8').includes(needle)) out.push(relative(root, p));
     }
   };
-  for (const d of ['src/content', 'src/pages', 'src/components', 'src/layouts']) walk(join(root, d));
+  for (const d of ['src/article', 'src/pages', 'src/components', 'src/layouts']) walk(join(root, d));
   return out;
 }
 

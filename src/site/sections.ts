@@ -1,6 +1,6 @@
 /**
  * The article's sections, in the paper's order. Each has a partial at
- * src/content/article/<slug>.astro holding its prose; `experiments` lists the
+ * src/article/<slug>.astro holding its prose; `experiments` lists the
  * experiments whose figures belong to it (shown automatically until the
  * section's prose places them by hand with <Figure>).
  *
