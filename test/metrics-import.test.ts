@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../src/cli.ts';
+import { runCli } from './helpers/cli.ts';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
 import { fromSimResult } from '../src/metrics/index.ts';
 import { metricsReport } from '../src/metrics/report.ts';
@@ -11,20 +11,7 @@ import { loadMetricsInput, markUnsupported } from '../src/importers/for-metrics.
 
 const FIX = 'test/fixtures/results';
 
-async function cli(args: string[]): Promise<{ code: number; err: string; out: string }> {
-  const err: string[] = [];
-  const out: string[] = [];
-  const we = process.stderr.write.bind(process.stderr);
-  const wo = process.stdout.write.bind(process.stdout);
-  process.stderr.write = ((s: string) => (err.push(String(s)), true)) as typeof process.stderr.write;
-  process.stdout.write = ((s: string) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  try {
-    return { code: await main(args), err: err.join(''), out: out.join('') };
-  } finally {
-    process.stderr.write = we;
-    process.stdout.write = wo;
-  }
-}
+const cli = runCli;
 
 type Row = { tool: string; metric: string; value: number | null; note?: string };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchmarkRun, RequestRecord } from '../src/metrics/records.ts';
 import * as M from '../src/metrics/index.ts';
-import { main } from '../src/cli.ts';
+import { runCli } from './helpers/cli.ts';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -234,21 +234,7 @@ describe('stopwatches metrics (CLI)', () => {
     writeFileSync(p, body);
     return p;
   };
-  async function cli(args: string[]): Promise<{ code: number; err: string; out: string }> {
-    const err: string[] = [];
-    const out: string[] = [];
-    const we = process.stderr.write.bind(process.stderr);
-    const wo = process.stdout.write.bind(process.stdout);
-    process.stderr.write = ((s: string) => (err.push(String(s)), true)) as typeof process.stderr.write;
-    process.stdout.write = ((s: string) => (out.push(String(s)), true)) as typeof process.stdout.write;
-    try {
-      const code = await main(args);
-      return { code, err: err.join(''), out: out.join('') };
-    } finally {
-      process.stderr.write = we;
-      process.stdout.write = wo;
-    }
-  }
+  const cli = runCli;
   const good = {
     preemptions: 0, steps: 3, makespan: 0.7,
     requests: { due_t: [0, 0], send_t: [0, 0], first_t: [0.2, 0.5], finish_t: [0.6, 0.7], npre: [0, 0], token_times: [[0.2, 0.3, 0.5, 0.6], [0.5, 0.6, 0.7]] },
