@@ -169,3 +169,28 @@ describe('windows', () => {
     expect(Array.from(afterFirstWave([0, 0, 5, 0, 7], 3))).toEqual([2, 4]);
   });
 });
+
+describe('sortAsc (radix path for large inputs)', () => {
+  it('orders exactly like Float64Array.prototype.sort, signed zeros and infinities included', async () => {
+    const { sortAsc } = await import('../src/stats/percentile.ts');
+    const { createRng } = await import('../src/rng/index.ts');
+    const rng = createRng(5);
+    for (const n of [2047, 2048, 5000, 100_000]) {
+      const x = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const u = rng.random();
+        x[i] = u < 0.01 ? 0 : u < 0.02 ? -0 : u < 0.03 ? Infinity : u < 0.04 ? -Infinity : u < 0.2 ? Math.round(rng.random() * 10) : (rng.random() - 0.3) * 10 ** rng.int(-300, 300);
+      }
+      const want = Float64Array.from(x).sort();
+      const got = sortAsc(x);
+      expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer)), `n = ${n}`).toBe(true);
+    }
+  });
+  it('falls back to the engine sort when the input holds NaN', async () => {
+    const { sortAsc } = await import('../src/stats/percentile.ts');
+    const x = Float64Array.from({ length: 4096 }, (_, i) => (i === 7 ? NaN : 4096 - i));
+    const got = sortAsc(x);
+    expect(got[0]).toBe(1);
+    expect(Number.isNaN(got[4095])).toBe(true);
+  });
+});
