@@ -36,7 +36,7 @@ export default defineExperiment({
     };
   },
   clauses: {
-    arrivals: 'open, all 1,000 requests at t = 0 (vllm bench serve with no rate and no concurrency cap)',
+    arrivals: 'open, all 1,000 requests at t = 0 (vllm bench serve run without --request-rate or --max-concurrency)',
     clock: 'from send',
     window: 'whole run',
     definitions: 'TTFT = first token − send; median and p99 by numpy linear interpolation, with 95% order-statistic intervals',

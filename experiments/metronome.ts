@@ -1,8 +1,9 @@
 /**
- * §6 The metronome (Figure 5) and range-ratio semantics. With identical
- * lengths, requests that start together finish together and are replaced
- * together: the closed loop settles into cohorts, and every member of a cohort
- * waits for the whole cohort's prefill. Drawing lengths from a range breaks it.
+ * §6 The metronome (Figure 5) and range-ratio semantics. When every request
+ * has the same lengths, a group admitted in one step also completes in one
+ * step, so its replacements arrive as a group too: the closed loop locks into
+ * cohorts whose members all wait for the cohort's combined prefill. Lengths
+ * drawn from a range break the lock.
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import {

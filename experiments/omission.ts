@@ -1,6 +1,6 @@
 /**
- * §9 Coordinated omission (Figure 8). Poisson arrivals behind a client-side
- * cap of 64 in flight (vLLM's --request-rate with --max-concurrency), offered
+ * §9 Coordinated omission (Figure 8). A Poisson schedule whose requests wait
+ * in the client for one of 64 in-flight slots (vLLM's --request-rate with --max-concurrency), offered
  * at 50–150% of what 64 in flight sustain. Timed from the send (after the
  * semaphore, what the tools print) and from when each request was due (what a
  * user experiences). Goodput both ways: vLLM's count of requests meeting the

@@ -1,7 +1,7 @@
 /**
  * §10 Order statistics (no simulation). How many i.i.d. samples a percentile
  * needs before an order statistic bounds it, and MLPerf LoadGen's
- * early-stopping rule built on the same binomial argument.
+ * early-stopping rule, which rests on that binomial reasoning too.
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { MLPERF_EARLY_STOPPING, earlyStoppingMinUnder, minSamplesForMaxBound, probMaxExceeds, quantileIntervalRanks } from '../src/stats/index.ts';

@@ -127,3 +127,45 @@ describe('prose check', () => {
     expect(hits[0].text).toContain('At sixty-four slots');
   });
 });
+
+/**
+ * Text the site shows that lives in TypeScript: claims (the dossier), figure
+ * captions and descriptions, clauses, Table 1 and 2 cells, CLI messages. The
+ * same eight-word rule applies. Reference titles and file paths are citations,
+ * not prose: src/site/references.ts is not scanned.
+ */
+describe('prose check of site text kept in TypeScript', () => {
+  const TS_DIRS = ['src/site', 'experiments', 'src/metrics', 'src/check', 'src/explorer', 'src/sim'];
+  const SKIP = new Set(['src/site/references.ts']);
+  /** Runs that are quotations or titles, not sentences: each with where it stands. */
+  const CITED = [
+    'src llmperf ray clients openai chat completions client py', // a source file path
+    'etalon holistic performance evaluation framework for llm inference systems arxiv', // a paper title
+    'semaphore from vllm with a comment pointing at', // describes SGLang's code comment
+    'and docs reference effective vs active metrics md', // a documentation file name
+    'the only aiperf latency metric that is coordinated omission aware', // quoted from AIPerf's documentation
+    'inferencex e e infx bench fixed seq py', // a source file path
+  ];
+  const cited = new Set(CITED.flatMap((c) => ngramHashes(c).map((h) => h.hash)));
+  const files: string[] = [];
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const e of readdirSync(d).sort()) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (e.endsWith('.ts') && !SKIP.has(relative(ROOT, p))) files.push(p);
+    }
+  };
+  for (const d of TS_DIRS) walk(join(ROOT, d));
+
+  it('shares no eight-word run with the article', () => {
+    expect(files.length).toBeGreaterThan(20);
+    const problems: string[] = [];
+    for (const f of files) {
+      for (const { run, hash } of ngramHashes(readFileSync(f, 'utf8'))) {
+        if (articleRuns.has(hash) && !cited.has(hash)) problems.push(`${relative(ROOT, f)}: “${run}”`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+});

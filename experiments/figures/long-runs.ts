@@ -44,7 +44,7 @@ export const figures: Figures<LongRunsData> = {
     return {
       title: 'A p99 from neighbours moves more',
       caption:
-        'Middle 90% of p99 estimates from back-to-back windows of one run at 90% of the peak rate, against independent draws of the same size from the same run.',
+        'Middle 90% of the p99s of consecutive windows cut from a single run at 90% of the peak rate, next to the same statistic for random draws of equal size from that run.',
       alt: 'For each window size, the band of windowed p99s is wider than the band of i.i.d. p99s.',
       plot: {
         width: 720,

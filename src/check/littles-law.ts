@@ -16,8 +16,8 @@ import { fmt, type CheckOutcome } from './types.ts';
  * percent on runs of realistic length — the simulator's 64-slot point is off
  * by 0.1%, counting completions instead of tokens reads 1–2% high
  * (EXPERIMENTS.md §7). Tables also round: "6 req/s" is ±8%. Ten percent
- * leaves room for all of that; anything larger means one number is wrong or
- * was measured over a different window (the article's example is off 2.8×).
+ * leaves room for all of that; anything larger means one of the three is
+ * wrong or comes from another window (the article's example is off 2.8×).
  */
 export const LITTLE_TOLERANCE = 0.1;
 
@@ -39,7 +39,7 @@ export function littlesLaw({ concurrency, rate, latency, tolerance = LITTLE_TOLE
   const message = pass
     ? `Little's law: ${product} ≈ ${fmt(concurrency)} in flight (off by ${((ratio - 1) * 100).toFixed(1)}%, within ${Math.round(tolerance * 100)}%)`
     : `Little's law: ${fmt(concurrency)} in flight but ${product}: off by ${ratio.toFixed(1)}× ` +
-      `(one of the three numbers is wrong or was measured over another window; consistent would be ` +
+      `(one of the three is wrong, or they come from different windows; consistent would be ` +
       `${fmt(concurrency / latency)} req/s at ${fmt(latency)} s, or ${fmt(concurrency / rate)} s at ${fmt(rate)} req/s)`;
   return {
     check: 'littles-law',

@@ -4,8 +4,8 @@
  *   SLOs divided by the run's duration, clocks after the semaphore — see
  *   {@link vllmGoodput} in vllm.ts.
  * - DistServe (Zhong et al., OSDI 2024, arXiv:2401.09670), which vLLM's help
- *   text cites: the **highest request rate** a system can serve while at least
- *   a target fraction of requests (90% in the paper) meet their TTFT and TPOT
+ *   text cites: the **largest arrival rate** at which at least a required
+ *   share of requests (90% in the paper) still meets its TTFT and TPOT
  *   objectives. It needs a sweep of runs, one per rate.
  */
 import type { BenchmarkRun } from './records.ts';

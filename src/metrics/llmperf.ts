@@ -74,9 +74,9 @@ export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMes
 }
 
 /**
- * The article's reading of LLMPerf's inter-token latency: "sums every gap
- * including the time to first token and divides by a token count taken with
- * the Llama 2 tokenizer": `(last content chunk − start) / L_i`. Not what the
+ * The article's reading of LLMPerf's inter-token latency: all the time from the
+ * request's start to its last content chunk (so the first-token wait is
+ * included), divided by the Llama 2 tokenizer's count: `(last content chunk − start) / L_i`. Not what the
  * main loop at f1d6bed does (only a rarely reached final block divides by the
  * tokenizer count); kept as a named variant so Table 1 can show both.
  */

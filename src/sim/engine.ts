@@ -194,7 +194,7 @@ class Engine {
     this.wLen++;
   }
 
-  /** Open and capped clients: handle scheduled arrivals with time <= upto, in index order. */
+  /** Open and capped clients: send (or queue behind the cap) every request due by `upto`, in index order. */
   dispatchArrivals(upto: number): void {
     const n = this.n;
     const sched = this.schedT;
@@ -504,7 +504,7 @@ export function runEngine(cfg: ServerConfig, workload: Workload, client: ClientS
   while (e.done < n) {
     if (scheduledClient) e.dispatchArrivals(e.t);
     if (e.nRun === 0 && e.wLen === 0) {
-      // idle server: jump to the next arrival
+      // nothing to do: the clock skips ahead to the next arrival
       if (scheduledClient && e.nxt < n) {
         e.t = Math.max(e.t, e.schedT[e.nxt]);
         continue;
@@ -531,7 +531,7 @@ export function runEngine(cfg: ServerConfig, workload: Workload, client: ClientS
     const runningNow = e.nRun;
     if (trace) trace.push(t, dt, e.nDec, e.nTok - e.nDec, runningNow, waitingNow, used);
 
-    // arrivals during the step are dispatched before completions at tEnd
+    // requests due during the step reach the queue before the step's completions are handled at tEnd
     if (scheduledClient) e.dispatchArrivals(tEnd);
 
     for (let j = 0; j < e.nFirst; j++) e.firstT[e.firstRid[j]] = tEnd;

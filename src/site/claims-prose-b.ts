@@ -38,7 +38,7 @@ export const proseClaims: Claim[] = [
     claim: 'vLLM’s --goodput counts the requests that meet every given SLO and divides by the run’s duration, with latencies timed after the semaphore.',
     source: T('vllm/benchmarks/serve.py::calculate_metrics (§1.2)') },
   { id: 'pb-distserve-goodput', topic: 'outside work', grade: 'B', refs: [19],
-    claim: 'DistServe defines goodput as the highest request rate a system can serve while a target share of requests meets its TTFT and TPOT objectives; vLLM’s help text cites it for the term.',
+    claim: 'In DistServe, goodput is the largest arrival rate at which a required share of requests still meets both its TTFT and its TPOT objective; vLLM’s help text points to that paper for the word.',
     source: ART('The queue nobody times') },
   { id: 'pb-omission-send-flat', topic: 'measured: omission', grade: 'M', numberId: 'omission.p99_ttft_send.max_ms',
     claim: 'Behind a client-side concurrency cap, the p99 time to first token timed from the send stays in a narrow band at every offered load; this is its highest value.',
@@ -67,7 +67,7 @@ export const proseClaims: Claim[] = [
 
   // ---- Percentiles
   { id: 'pb-os-max-bound', topic: 'statistics', grade: 'C', numberId: 'order-statistics.max_bounds_p99.min_n',
-    claim: 'The largest of n independent samples is a one-sided upper bound on the p99, at the confidence the site uses, only from this n on.',
+    claim: 'Only from this n on does the maximum of n independent samples bound the true p99 from above, one-sided, at the confidence the site uses.',
     source: 'binomial order statistics (experiments/order-statistics.ts)' },
   { id: 'pb-os-interval', topic: 'statistics', grade: 'C', numberId: 'order-statistics.p99_interval.n1000.lower_rank',
     claim: 'With the sample size of the order-statistics example, the two-sided interval for the p99 starts at this rank of the sorted values.',
@@ -129,7 +129,7 @@ export const proseClaims: Claim[] = [
     claim: 'LLMPerf’s Llama 2 count overstates a Llama 3 model’s output tokens on the documentation corpus by this much.',
     source: 'experiments/tokens.ts' },
   { id: 'pb-llmperf-readme', topic: 'tool: LLMPerf', grade: 'B', refs: [10],
-    claim: 'LLMPerf’s README says tokens are counted with the Llama tokenizer whatever API is tested, to keep prompts consistent.',
+    claim: 'LLMPerf’s README states that it counts tokens with the Llama tokenizer for every API it tests, so that prompts stay comparable.',
     source: ART('What a token is') },
   { id: 'pb-essay-author', topic: 'tokens', grade: 'A',
     claim: 'The parallel English and Italian essay was written for this project by the AI assistant that built the tokens experiment, not taken from the article.',
@@ -158,7 +158,7 @@ export const proseClaims: Claim[] = [
     claim: 'vLLM has a synthetic rejection sampler with an acceptance-length setting; SGLang and TensorRT-LLM have environment variables for it, TensorRT-LLM’s excluding the bonus token.',
     source: ART('What the prompt is') },
   { id: 'pb-speedbench', topic: 'outside work', grade: 'B', refs: [21],
-    claim: 'The SPEED-Bench authors report that synthetic inputs overestimate real-world throughput and that the best draft length depends on batch size.',
+    claim: 'According to the SPEED-Bench authors, synthetic inputs overstate the throughput seen on real prompts, and the draft length that works best changes with batch size.',
     source: ART('What the prompt is') },
   { id: 'pb-moe-coverage', topic: 'derivations', grade: 'C', refs: [26], numberId: 'derivations.moe.coverage.b128_pct',
     claim: 'Under uniform routing in a DeepSeek-V3-shaped layer, the share of routed experts a decode step of the larger example batch touches.',
@@ -189,7 +189,7 @@ export const proseClaims: Claim[] = [
 
   // ---- Clauses and limits
   { id: 'pb-nondeterminism', topic: 'outside work', grade: 'B', refs: [22],
-    claim: 'Thinking Machines showed that repeated temperature-zero completions of one prompt on a large model served by vLLM differ, because the batch a request lands in changes its arithmetic.',
+    claim: 'Thinking Machines showed that repeated temperature-zero completions of one prompt on a large model served by vLLM differ, because the arithmetic of a request depends on which batch it is served in.',
     source: ART('What I write next to a number now') },
   { id: 'pb-sim-no-network', topic: 'simulator', grade: 'D',
     claim: 'The simulator models no network, HTTP or SSE framing, asynchronous scheduling, prefix caching or shape-dependent kernel efficiency.',

@@ -3,11 +3,11 @@
  * site makes that is not simply an output of our own pipeline gets a row here,
  * with a grade and a source:
  *
- *   A  read at the primary source for this project (code at a commit, a datasheet, a model config)
- *   B  credible source, not re-read at the primary for this project
- *   C  derived here from A or B
+ *   A  checked in the original document by this project (code at a commit, a datasheet, a model config)
+ *   B  a credible second-hand source, not checked in the original here
+ *   C  computed here from A or B facts
  *   D  assumption
- *   M  measured here, in the simulator or with an offline tool
+ *   M  measured by this project (simulator or offline tokenizers)
  *
  * The simulator's constants enter automatically from src/sim/constants.ts (their
  * grade and source live there). Claims about the tools are written below; add a
@@ -39,9 +39,9 @@ export interface Claim {
 }
 
 export const GRADE_MEANING: Record<ClaimGrade, string> = {
-  A: 'read at the primary source for this project',
-  B: 'credible source, not re-read at the primary',
-  C: 'derived here from A or B',
+  A: 'checked in the original document by this project',
+  B: 'a credible second-hand source, not checked in the original here',
+  C: 'computed here from A or B facts',
   D: 'assumption',
   M: 'measured here (simulator or offline tool)',
 };
@@ -93,7 +93,7 @@ const toolClaims: Claim[] = [
     claim: 'Recent vLLM can report client queue time and queue-inclusive end-to-end latency, when asked for by name.',
     source: T('vllm/benchmarks/serve.py: client_queue_time, e2el_including_client_queue') },
   { id: 'vllm-range-ratio', topic: 'tool: vLLM', grade: 'A', refs: [1],
-    claim: 'vLLM’s range ratio r draws lengths uniformly between L(1−r) and L(1+r).',
+    claim: 'With range ratio r, vLLM samples each length uniformly from L(1−r) to L(1+r).',
     source: T('vllm/benchmarks/datasets/datasets.py (003cf0297cf6)') },
   { id: 'vllm-arrival-rescale', topic: 'tool: vLLM', grade: 'A', refs: [1],
     claim: 'With a finite request rate, vLLM rescales its random gaps so the last request lands exactly at the nominal end; the first request also waits a gap.',
