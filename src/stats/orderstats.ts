@@ -18,8 +18,8 @@ export function probMaxExceeds(n: number, p: number): number {
 }
 
 /**
- * Smallest n for which the sample maximum is a one-sided upper bound on the
- * p-quantile at confidence c, i.e. 1 − pⁿ ≥ c ⇔ n ≥ ln(1−c)/ln p.
+ * Smallest n for which the sample maximum bounds the p-quantile from above,
+ * one-sided, at confidence c, i.e. 1 − pⁿ ≥ c ⇔ n ≥ ln(1−c)/ln p.
  * p = 0.99, c = 0.95 → 299; p = 0.999 → 2,995.
  */
 export function minSamplesForMaxBound(p: number, c: number): number {
