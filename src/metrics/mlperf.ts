@@ -121,6 +121,9 @@ function summarizeNs(values: number[], excluded?: string): MlperfSummary {
  * The Server schedule puts query 0 at `scheduled_delta` 0 (loadgen.cc line
  * 337/398; issue_query_controller.cc line 172), so the clock starts at the
  * first query's scheduled time. Returned in the records' seconds.
+ * Questionable in LoadGen itself: the last-issued query may finish while
+ * earlier ones are still running, and the rates still count every sample, so
+ * they can only overstate the rate over the whole run (never understate it).
  */
 export function mlperfRunClock(records: RequestRecord[]): { startT: number; finalQueryDoneT: number } | null {
   let start = Infinity;
