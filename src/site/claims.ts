@@ -90,7 +90,7 @@ const toolClaims: Claim[] = [
     claim: 'vLLM counts the first streamed message with a non-empty choices list as the first token, even when its content is empty.',
     source: T('vllm/benchmarks/lib/endpoint_request_func.py (02cfb534df56)') },
   { id: 'vllm-queue-metric', topic: 'tool: vLLM', grade: 'A', refs: [1],
-    claim: 'Recent vLLM can report client queue time and queue-inclusive end-to-end latency, when asked for by name.',
+    claim: 'Recent vLLM can report client queue time and queue-inclusive end-to-end latency, when asked for by name: the first only for a run with --max-concurrency, the second only when that cap meets a finite rate.',
     source: T('vllm/benchmarks/serve.py: client_queue_time, e2el_including_client_queue') },
   { id: 'vllm-range-ratio', topic: 'tool: vLLM', grade: 'A', refs: [1],
     claim: 'With range ratio r, vLLM samples each length uniformly from L(1−r) to L(1+r).',
