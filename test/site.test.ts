@@ -8,7 +8,7 @@ import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
 import { PUBLISHED } from '../src/site/published.ts';
-import { CLAIMS, checkClaims } from '../src/site/claims.ts';
+import { CLAIMS, checkClaims } from '../src/site/claims/index.ts';
 import { numberWords } from '../src/site/prose.ts';
 import { REFERENCES } from '../src/site/references.ts';
 import { SECTIONS } from '../src/site/sections.ts';
