@@ -9,7 +9,7 @@ import type { DerivationsData } from '../derivations.ts';
 export const figures: Figures<DerivationsData> = {
   envelope: (d) => ({
     title: 'The roofline envelope',
-    caption: `Per-user decode speed against total output throughput for a Llama 3.1 8B-shaped model in BF16 on an H100-class GPU, decoding at ${d.context} tokens of context on the ideal roofline (line), and the simulated closed-loop runs (dots).`,
+    caption: `Per-user decode speed against total output throughput for a model shaped like Llama 3.1 8B, with BF16 weights, on an H100-class GPU, decoding at ${d.context} tokens of context on the ideal roofline (line), and the simulated closed-loop runs (dots).`,
     alt: 'A curve falling from the batch-one speed at the left to a compute-bound wall at the right; the simulated runs all sit below and to the left of it.',
     plot: {
       width: 720,
