@@ -20,8 +20,12 @@ function blankExpressions(src: string): string {
   return out;
 }
 
-/** The prose of an .astro / .md / .mdx source, blanked elsewhere (same length, same lines). */
-export function proseOf(src: string, file = ''): string {
+/**
+ * The prose of an .astro / .md / .mdx source, blanked elsewhere (same length,
+ * same lines). `keepCode` keeps the text of <code>/<pre> (what a reader sees,
+ * for the shared-run check), which the digit checks leave out.
+ */
+export function proseOf(src: string, file = '', opts: { keepCode?: boolean } = {}): string {
   let s = src;
   // frontmatter (astro and md): a leading --- … --- block
   s = s.replace(/^---\r?\n[\s\S]*?\r?\n---/, blank);
@@ -32,7 +36,7 @@ export function proseOf(src: string, file = ''): string {
     s = s.replace(/```[\s\S]*?```/g, blank).replace(/`[^`\n]*`/g, blank);
     s = s.replace(/^(import|export)\s.*$/gm, blank);
   }
-  s = s.replace(/<(pre|code)\b[\s\S]*?<\/\1>/gi, blank);
+  if (!opts.keepCode) s = s.replace(/<(pre|code)\b[\s\S]*?<\/\1>/gi, blank);
   s = s.replace(/<[^>]*>/g, blank);
   s = s.replace(/&[a-z]+;|&#\d+;|&#x[0-9a-f]+;/gi, blank);
   return s;

@@ -60,7 +60,7 @@ export const TOOL_CLAIMS: Claim[] = [
     claim: 'SGLang’s steady_state_serving reports throughput over the longest span in which concurrency stays at or above a chosen fraction of its peak; latency statistics are not windowed.',
     source: code('sgl-project/sglang', 'python/sglang/benchmark/steady_state.py (41f869b4351b), steady_state_serving.py') },
   { id: 'sglang-semaphore', topic: 'tool: SGLang', grade: 'A', refs: [3, 4],
-    claim: 'SGLang’s benchmark takes its concurrency semaphore from vLLM, with a comment pointing at the vLLM pull request that added it, and records nothing about the time spent waiting for it.',
+    claim: 'SGLang’s benchmark copied its concurrency semaphore from vLLM (a code comment links the vLLM pull request it came from) and keeps no record of how long a request waited for it.',
     source: code('sgl-project/sglang', 'python/sglang/benchmark/serving.py') },
   { id: 'sglang-random', topic: 'tool: SGLang', grade: 'A', refs: [4],
     claim: 'SGLang’s random dataset samples ShareGPT tokens rather than a staircase of ids.',
@@ -114,7 +114,7 @@ export const TOOL_CLAIMS: Claim[] = [
     source: code('ai-dynamo/aiperf', 'src/aiperf metrics and docs/reference/effective-vs-active-metrics.md') },
   { id: 'aiperf-ttfo', topic: 'tool: AIPerf', grade: 'B', refs: [7],
     claim: 'AIPerf reports a time to first output token, up to the first non-reasoning token.',
-    source: ART('What a token is') },
+    source: ART('section on tokenizers') },
   // GuideLLM
   { id: 'guidellm-weighting', topic: 'tool: GuideLLM', grade: 'A', refs: [9],
     claim: 'GuideLLM’s mean time per output token is token-weighted and its percentiles are a weighted inverse CDF without interpolation.',
@@ -146,7 +146,7 @@ export const TOOL_CLAIMS: Claim[] = [
     source: 'ray-project/llmperf: token_benchmark_ray.py (f1d6bed), compared with the article' },
   { id: 'llmperf-readme', topic: 'tool: LLMPerf', grade: 'B', refs: [10],
     claim: 'LLMPerf’s README states that it counts tokens with the Llama tokenizer for every API it tests, so that prompts stay comparable.',
-    source: ART('What a token is') },
+    source: ART('section on tokenizers') },
   // MLPerf LoadGen
   { id: 'mlperf-clock', topic: 'tool: MLPerf LoadGen', grade: 'A', refs: [11],
     claim: 'MLPerf LoadGen times every query from its scheduled issue time, so client-side delay cannot hide.',
@@ -172,5 +172,5 @@ export const TOOL_CLAIMS: Claim[] = [
     source: 'each tool’s request function, at the commits cited in its other rows' },
   { id: 'engine-al-hooks', topic: 'engines', grade: 'B', refs: [2],
     claim: 'vLLM has a synthetic rejection sampler with an acceptance-length setting; SGLang and TensorRT-LLM have environment variables for it, TensorRT-LLM’s excluding the bonus token.',
-    source: ART('What the prompt is') },
+    source: ART('section on synthetic prompts') },
 ];
