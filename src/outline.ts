@@ -147,8 +147,6 @@ type Literal = (typeof outline)[number];
 
 /** Every anchor of the article page's headings. */
 export type HeadingId = Literal['id'] | Extract<Literal, { sub: unknown }>['sub'][number]['id'];
-/** Every experiment of the paper. */
-export type ExperimentId = Literal['experiments'][number];
 /** The article's figures that some figure of ours reproduces. */
 export type ArticleFigure = Extract<Literal['figures'][number], { article: number }>['article'];
 

@@ -1,5 +1,5 @@
 /**
- * Issue 8 on the real paper: in a scratch copy of the project, double the
+ * The diff on the real paper: in a scratch copy of the project, double the
  * simulator's step overhead, rebuild, and diff against the committed
  * snapshots. Exactly the experiments that run the simulator change; the ones
  * that do not (tokens, order statistics) keep every number and figure.

@@ -22,12 +22,11 @@ const OUTSIDE = /\b(?:TOOLS|EXPERIMENTS|DESIGN|STACK)\.md\b|\barticle\.txt\b|\.\
 const SELF = new Set(['test/self-contained.test.ts']);
 
 /**
- * LEFTOVERS TO SWEEP — files that still cite a document outside the repository
- * and are being reworded on other branches (src/sim, src/metrics,
- * src/importers, src/pipeline, src/check). Each entry must still hold such a
- * reference: once a merge removes it, the test fails with "stale", and the
- * entry goes. Any file NOT listed here that gains a reference fails at once.
- * The goal is an empty list.
+ * LEFTOVERS TO SWEEP — files that still cite a document outside the
+ * repository (in src/sim, src/metrics, src/importers, src/pipeline, src/check).
+ * Each entry must still hold such a reference: once one is reworded, the test
+ * fails with "stale" and the entry goes. Any file NOT listed here that gains a
+ * reference fails at once. The goal is an empty list.
  */
 const LEFTOVERS = new Set([
   'src/check/littles-law.ts',

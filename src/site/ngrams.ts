@@ -13,10 +13,10 @@
 import { createHash } from 'node:crypto';
 
 export const NGRAM_SIZE = 8;
-export const HASH_HEX = 16;
+const HASH_HEX = 16;
 
 /** The token a number reads as in the wildcard reading. */
-export const WILDCARD = '#';
+const WILDCARD = '#';
 
 const NUMBER_WORD = new RegExp(
   '^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|' +
@@ -31,7 +31,7 @@ export function words(text: string): string[] {
 }
 
 /** Words with every number (digits or spelled out) read as one WILDCARD; a run of numbers is one wildcard. */
-export function wildcardWords(text: string): string[] {
+function wildcardWords(text: string): string[] {
   const out: string[] = [];
   for (const t of text.toLowerCase().match(/[a-z']+|\d[\d.,]*/g) ?? []) {
     const w = /^\d/.test(t) || NUMBER_WORD.test(t) ? WILDCARD : t;

@@ -46,7 +46,7 @@ export function proseOf(src: string, file = '', opts: { keepCode?: boolean } = {
  * Digits prose may hold without <Num>: an explicit, short list. Anything else
  * with a digit is a number that must come from numbers.json.
  */
-export const DIGIT_ALLOW: { name: string; re: RegExp }[] = [
+const DIGIT_ALLOW: { name: string; re: RegExp }[] = [
   { name: 'year', re: /\b(?:19|20)\d{2}\b/g },
   { name: 'figure, table or section number', re: /\b(?:Figure|Fig\.|Table|Section|Experiment|Appendix)\s\d+[a-z]?\b|§\s?\d+/g },
   { name: 'citation', re: /\[\d+(?:\s*[,–-]\s*\d+)*\]/g },
@@ -101,7 +101,7 @@ const NUMBER_RUN = new RegExp(
 );
 
 /** What makes a run of number words a number that must come from the pipeline; each rule names itself in the failure. */
-export const NUMBER_WORD_RULES: { name: string; test: (run: string) => boolean }[] = [
+const NUMBER_WORD_RULES: { name: string; test: (run: string) => boolean }[] = [
   { name: 'tens word (twenty … ninety)', test: (r) => new RegExp(`\\b(?:${TENS_WORDS})\\b`, 'i').test(r) },
   { name: 'large number word', test: (r) => new RegExp(`\\b(?:${SCALE_WORDS})\\b`, 'i').test(r) },
   { name: 'percentage in words', test: (r) => /\b(?:per\s?cent|percent)$/i.test(r) },
