@@ -186,6 +186,27 @@ describe('stopwatches simulate', () => {
   });
 });
 
+describe('test/fixtures/golden/README', () => {
+  it('lists every case with the counts its file holds', () => {
+    const text = readFileSync(join(golden, 'README'), 'utf8');
+    const rows = [...text.matchAll(/^\| `(\w+\.json)` \| (closed|open|capped)[^|]* \|[^|]*\| (\d+) \| (\d+) \| (\d+) \|$/gm)];
+    const files = readdirSync(golden).filter((f) => f.endsWith('.json')).sort();
+    expect(rows.map((r) => r[1]).sort()).toEqual(files);
+    for (const [, file, kind, n, steps, preemptions] of rows) {
+      const c = load(file);
+      expect([c.client.kind, c.workload.n, c.expected.steps, c.expected.preemptions], file).toEqual([kind, Number(n), Number(steps), Number(preemptions)]);
+    }
+  });
+  it('names every field simulate reads, and simulate reads every field it names', async () => {
+    const { CASE_FIELDS } = await import('../src/sim/case.ts');
+    const text = readFileSync(join(golden, 'README'), 'utf8');
+    const named = new Set([...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+    for (const [section, fields] of Object.entries(CASE_FIELDS)) {
+      for (const f of fields) expect(named.has(f), `${section}.${f}`).toBe(true);
+    }
+  });
+});
+
 function expectOneLine(file: string, pattern: RegExp): void {
   expect(stderr.endsWith('\n')).toBe(true);
   const line = stderr.slice(0, -1);
