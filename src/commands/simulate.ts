@@ -74,9 +74,11 @@ export function register(program: Command): void {
       let served = 0;
       let steps = 0;
       const withoutSteps = estimateWork(c, { ...output, steps: false }).outputBytes;
+      const progress = progressLine(work.requestSteps);
       const onStep = (v: { served: number }) => {
         served += v.served;
         steps++;
+        if ((steps & 4095) === 0) progress(served);
         if (served > maxRequestSteps) {
           throw new UserError(`${file}: stopped after ${fmtInt(served)} request-steps (preemptions made the run longer than estimated), above the limit of ${fmtInt(maxRequestSteps)}; raise --max-request-steps`);
         }
@@ -90,6 +92,8 @@ export function register(program: Command): void {
       } catch (err) {
         if (err instanceof SimulationError) throw new UserError(`${file}: ${err.message}`);
         throw err;
+      } finally {
+        progress(null);
       }
       const bad = nonFiniteTime(result);
       if (bad) throw new UserError(`${file}: the run's ${bad} is not a finite time; check the units of config.hw and config.model`);
@@ -102,6 +106,31 @@ export function register(program: Command): void {
 
 const fmtInt = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 const requestsText = (n: number): string => `${fmtInt(n)} request${n === 1 ? '' : 's'}`;
+
+/**
+ * Progress on a terminal for runs longer than a couple of seconds: one line on stderr,
+ * rewritten in place and erased at the end (never mixed into the result on stdout, never
+ * written to a pipe or a file). Call with the request-steps served so far, or null when done.
+ */
+function progressLine(least: number): (done: number | null) => void {
+  const tty = !!process.stderr.isTTY;
+  const t0 = Date.now();
+  let shown = false;
+  let last = 0;
+  return (done) => {
+    if (!tty) return;
+    if (done === null) {
+      if (shown) process.stderr.write('\r\x1b[K');
+      return;
+    }
+    const now = Date.now();
+    if (now - t0 < 2000 || now - last < 250) return;
+    last = now;
+    shown = true;
+    const share = Math.min(99, Math.floor((100 * done) / least));
+    process.stderr.write(`\rsimulate: ${fmtInt(done)} request-steps of at least ${fmtInt(least)} (${share}%), ${((now - t0) / 1000).toFixed(0)} s\x1b[K`);
+  };
+}
 
 function positiveNumber(flag: string) {
   return (v: string): number => {
