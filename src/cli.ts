@@ -63,13 +63,14 @@ function writeStderr(text: string): void {
 
 /**
  * Errors that stdout and stderr emit asynchronously, after the command's own code has
- * returned: EPIPE when the reader closed the pipe exits quietly (status 0: the reader took
- * what it wanted, as with `head`); anything else (ENOSPC on `> /dev/full`) is one line and
+ * returned: EPIPE when the reader closed the pipe exits quietly (the reader took what it
+ * wanted, as with `head`: status 0, or the one the command had set); anything else (ENOSPC on `> /dev/full`) is one line and
  * status 2. Call once per process, from the entry point.
  */
 export function guardStandardStreams(): void {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (isBrokenPipe(err)) process.exit(0);
+    // A command that already chose its status (`check` found an inconsistency: 1) keeps it.
+    if (isBrokenPipe(err)) process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
     writeStderr(`stopwatches: ${fsErrorLine(err, 'standard output') ?? `standard output: ${err.message}`}\n`);
     process.exit(2);
   });

@@ -8,6 +8,7 @@
  */
 import { UserError } from '../errors.ts';
 import { peakBlocks } from './index.ts';
+import { CONSTANTS } from './constants.ts';
 import { roofline, stepTimeOf } from './roofline.ts';
 import type { ClientSpec, ServerConfig, SimResult, Workload } from './types.ts';
 
@@ -204,14 +205,14 @@ function checkStepTimes(r: Reader, cfg: ServerConfig): void {
     r.fail(
       'config.hw.peak_flops',
       `is ${sci(h.peakFlops)} (× eta_compute ${h.etaCompute} = ${sci(roof.flopRate)} FLOP/s): one step would take ${sci(tC)} s; ` +
-        'give the peak in FLOP/s (an H100 SXM: 9.894e14)',
+        `give the peak in FLOP/s (the simulator's GPU: ${sci(CONSTANTS.peakFlops.value)})`,
     );
   }
   if (!Number.isFinite(tM)) {
     r.fail(
       'config.hw.hbm_bw',
       `is ${sci(h.hbmBw)} (× eta_memory ${h.etaMemory} = ${sci(roof.byteRate)} B/s): one step would take ${sci(tM)} s; ` +
-        'give the bandwidth in bytes per second (an H100 SXM: 3.35e12)',
+        `give the bandwidth in bytes per second (the simulator's GPU: ${sci(CONSTANTS.hbmBw.value)})`,
     );
   }
   r.fail('config.hw.step_overhead_s', `makes a step take ${sci(worst)} s; give it in seconds (e.g. 0.001)`);
