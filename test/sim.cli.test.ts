@@ -127,6 +127,16 @@ describe('stopwatches simulate', () => {
     expect(JSON.parse(readFileSync(out, 'utf8')).requests.token_times).toHaveLength(1000);
   });
 
+  it('refuses --tokens beyond what the engine can index, even with the limits raised', async () => {
+    const c = load('closed_fixed.json');
+    Object.assign(c, { workload: { n: 3, isl: [16, 16, 16], osl: [1e9, 1e9, 1e9], cached: null } });
+    c.config.kv_capacity_tokens = 2e9;
+    const file = join(dir, 'case.json');
+    writeFileSync(file, JSON.stringify(c));
+    expect(await run(file, '--tokens', '--max-request-steps', '1e12', '--max-output-mb', '1e9')).toBe(2);
+    expectOneLine(file, /--tokens would record 3,000,000,000 token times; .* at most 2,147,483,647: leave out --tokens or shorten the workload/);
+  });
+
   it('refuses a run above --max-request-steps, and runs it when the flag raises the limit', async () => {
     const file = join(golden, 'closed_fixed.json');
     expect(await run(file, '--max-request-steps', '1000')).toBe(2);

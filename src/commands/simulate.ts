@@ -60,6 +60,12 @@ export function register(program: Command): void {
             `above the limit of ${fmtInt(maxRequestSteps)}; shorten the workload or raise --max-request-steps`,
         );
       }
+      if (output.tokens && work.tokenRecords > MAX_TOKEN_RECORDS) {
+        throw new UserError(
+          `${file}: --tokens would record ${fmtInt(work.tokenRecords)} token times; the simulator indexes them with 32-bit offsets, ` +
+            `so at most ${fmtInt(MAX_TOKEN_RECORDS)}: leave out --tokens or shorten the workload`,
+        );
+      }
       const mb = (b: number) => `${fmtInt(Math.ceil(b / 1e6))} MB`;
       if (work.outputBytes > maxOutputBytes) {
         const what = [output.tokens ? `${fmtInt(work.tokenRecords)} token times` : '', output.steps ? `at least ${fmtInt(work.steps)} step rows` : '']
@@ -103,6 +109,9 @@ export function register(program: Command): void {
       else for (const piece of buffered(chunks)) process.stdout.write(piece);
     });
 }
+
+/** Token times the engine can index (its per-request offsets are an Int32Array). */
+const MAX_TOKEN_RECORDS = 2 ** 31 - 1;
 
 const fmtInt = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 const requestsText = (n: number): string => `${fmtInt(n)} request${n === 1 ? '' : 's'}`;
