@@ -151,6 +151,13 @@ describe('stopwatches check (CLI)', () => {
       expect(text).not.toMatch(/Infinity tok\/s|NaN/);
     });
   }
+  it('--json never reports a bound it does not have (no null or Infinity among the values)', async () => {
+    const r = await run(['--total-tps', '1000', '--model-bytes', '15GB', '--hbm-bw', '3.35TB/s', '--json']);
+    expect(r.code).toBe(0);
+    const [c] = JSON.parse(r.out).checks;
+    expect(c.status).toBe('skipped');
+    expect(Object.values(c.values).every((v) => Number.isFinite(v))).toBe(true);
+  });
   it('accepts whole counts written with a suffix (8.03b parameters) and 0 context', async () => {
     const r = await run(['--per-user-tps', '100', '--total-tps', '1000', ...P8, '--params', '8.03b', '--gpus', '2', '--context', '0']);
     expect(r.code, r.err).toBe(0);

@@ -110,6 +110,7 @@ export function rooflineTotal(inp: RooflineInput): CheckOutcome {
   const values: Record<string, number> = { totalTps: T, bound, gpus: inp.gpus ?? 1, context: inp.context ?? 0 };
   if (inp.perUserTps !== undefined) values.perUserTps = inp.perUserTps;
   if (side === 'none') {
+    delete values.bound; // no side constrains it: there is no number to report (JSON has no Infinity)
     return {
       check: 'roofline-total',
       status: 'skipped',
