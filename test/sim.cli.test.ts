@@ -173,6 +173,14 @@ describe('stopwatches simulate', () => {
     }
   });
 
+  it('--help states the limits the code applies', async () => {
+    const { buildProgram } = await import('../src/cli.ts');
+    const { SIMULATE_LIMITS } = await import('../src/sim/case.ts');
+    const help = buildProgram().commands.find((c) => c.name() === 'simulate')!.helpInformation();
+    expect(help).toContain(`default ${SIMULATE_LIMITS.requestSteps.toExponential().replace('+', '')}`);
+    expect(help).toContain(`default ${SIMULATE_LIMITS.outputMB})`);
+  });
+
   it('rejects a missing file', async () => {
     const file = join(dir, 'nope.json');
     expect(await run(file, '--out', join(dir, 'r.json'))).toBe(2);
