@@ -29,8 +29,6 @@ const SELF = new Set(['test/self-contained.test.ts']);
  * reference fails at once. The goal is an empty list.
  */
 const LEFTOVERS = new Set([
-  'src/check/littles-law.ts',
-  'src/check/roofline.ts',
   'src/importers/aiperf.ts',
   'src/importers/detect.ts',
   'src/importers/guidellm.ts',
