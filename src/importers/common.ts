@@ -36,7 +36,8 @@ export function parseJson(file: string, text: string, what = 'JSON'): Json {
   } catch (err) {
     const msg = (err as Error).message.split('\n')[0];
     const pos = /position (\d+)/.exec(msg);
-    const truncated = /end of (JSON )?input|Unterminated string/i.test(msg) && (pos === null || Number(pos[1]) >= body.trimEnd().length - 1);
+    // only an error at the very end of the text means the file was cut short
+    const truncated = pos === null ? /end of (JSON )?input|Unterminated string/i.test(msg) : Number(pos[1]) >= body.trimEnd().length - 1;
     fail(file, `invalid ${what}${truncated ? ' (the text ends early: truncated?)' : ''}: ${msg}`);
   }
 }

@@ -98,6 +98,13 @@ function importIndividual(r: Reader, doc: Json[]): Imported {
       if (ttft !== null && ttft > e2e) {
         r.fail(`${where}.ttft_s = ${ttft} s is after end_to_end_latency_s = ${e2e} s: a request cannot finish before its first token (are both in seconds?)`);
       }
+      // throughput × e2e is the token count (from afd137a) or the SSE message count (before),
+      // and a message carries at least one token: far above the token count, a unit slipped
+      if (thr !== null && nOut !== null && nOut > 0 && e2e > 0 && thr * e2e > nOut * (1 + PRODUCT_TOLERANCE) + 3) {
+        r.fail(
+          `${where}: request_output_throughput_token_per_s × end_to_end_latency_s = ${(thr * e2e).toPrecision(4)}, not number_output_tokens = ${nOut} (nor a message count at most that): end_to_end_latency_s is not in seconds?`,
+        );
+      }
       add('ttft_s.mean', ttft);
       add('end_to_end_latency_s.mean', e2e);
       add('inter_token_latency_s.mean', itl);
