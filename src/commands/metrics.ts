@@ -53,6 +53,7 @@ export function register(program: Command): void {
         llmperfNonContentMessages: opts.llmperfExtraMessages,
         etalon: opts.ttftDeadline !== undefined && opts.tbtDeadline !== undefined ? { ttftS: opts.ttftDeadline, tbtS: opts.tbtDeadline } : null,
         guidellmVersion: /before 0\.3/.test(input.version) ? 'pre-0.3' : '0.3+',
+        guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
         llmperfVersion,
       }), input);
       const ok = run.records.filter((r) => r.ok).length;

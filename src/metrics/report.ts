@@ -45,6 +45,12 @@ export interface ReportOptions extends PerUserSpeedOptions {
   guidellmVersion?: GuidellmVersion;
   /** LLMPerf's definitions of the version that wrote the file (default: f1d6bed, the version the paper reads). */
   llmperfVersion?: LlmperfVersion | 'afd137a-or-later';
+  /**
+   * GuideLLM aggregates the requests that overlap the run window, which needs
+   * send times on one clock; 'all' takes every request instead (a file whose
+   * requests sit on their own clocks has no window to apply). Default 'window'.
+   */
+  guidellmRequests?: 'window' | 'all';
 }
 
 /** Needs shared by many rows. */
@@ -123,15 +129,17 @@ export function metricsReport(run: BenchmarkRun, opts: ReportOptions): ReportRow
   fromSummary(rows, 'aiperf', 'inter_token_latency', a.interTokenLatency, 'TPOT', PER_TOKEN, ['mean']);
   // AIPerf's per-user throughputs are among the per-user speeds below
   rows.push({ tool: 'aiperf', metric: 'avg_effective_latency', value: a.effectiveLatency.mean, unit: 'ms', n: a.effectiveLatency.n, quantity: 'E2E', stat: 'mean from the credit', needs: [...LAST, 'schedule'], ...(a.effectiveLatency.excluded ? { note: a.effectiveLatency.excluded } : {}) });
-  rows.push({ tool: 'aiperf', metric: 'request_throughput', value: a.requestThroughput, unit: 'req/s', n: a.requestCount, note: `D = max(end) − min(start) = ${a.durationS.toFixed(3)} s`, quantity: 'throughput', stat: 'requests / (last end − first start)', needs: [R, 'timeline'] });
+  rows.push({ tool: 'aiperf', metric: 'request_throughput', value: a.requestThroughput, unit: 'req/s', n: a.requestCount, note: `D = max(end) − min(start) = ${a.durationS.toFixed(3)} s`, quantity: 'throughput', stat: 'requests / (last end − first start)', needs: [R, 'timeline', 'lastToken'] });
 
-  const g = guidellmMetrics(run, { version: opts.guidellmVersion });
+  const allRequests = opts.guidellmRequests === 'all';
+  const g = guidellmMetrics(run, { version: opts.guidellmVersion, ...(allRequests ? { measureStart: -Infinity, measureEnd: Infinity } : {}) });
   const pre03 = opts.guidellmVersion === 'pre-0.3';
-  rows.push({ tool: 'guidellm', metric: `time_per_output_token_ms (${pre03 ? 'mean, before 0.3' : 'token-weighted mean'})`, value: g.timePerOutputTokenMs.mean, unit: 'ms', n: g.timePerOutputTokenMs.n, quantity: 'TPOT', stat: pre03 ? 'mean (last − first)/n' : 'mean, token-weighted', needs: PER_TOKEN });
-  rows.push({ tool: 'guidellm', metric: `inter_token_latency_ms (${pre03 ? 'mean, before 0.3' : 'token-weighted mean'})`, value: g.interTokenLatencyMs.mean, unit: 'ms', n: g.interTokenLatencyMs.n, quantity: 'ITL', stat: pre03 ? 'mean (last − first)/(n − 1)' : 'mean, token-weighted', needs: PER_TOKEN });
-  rows.push({ tool: 'guidellm', metric: 'p99 time_to_first_token_ms (inverse CDF)', value: g.timeToFirstTokenMs.percentiles['99'], unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'p99', needs: FIRST });
-  rows.push({ tool: 'guidellm', metric: 'mean time_to_first_token_ms', value: g.timeToFirstTokenMs.mean, unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'mean', needs: FIRST });
-  rows.push({ tool: 'guidellm', metric: 'mean request_latency', value: g.requestLatencyS.mean, unit: 's', n: g.requestLatencyS.n, quantity: 'E2E', stat: 'mean', needs: [R] });
+  const GW: Capability[] = allRequests ? [] : ['timeline', 'runWindow'];
+  rows.push({ tool: 'guidellm', metric: `time_per_output_token_ms (${pre03 ? 'mean, before 0.3' : 'token-weighted mean'})`, value: g.timePerOutputTokenMs.mean, unit: 'ms', n: g.timePerOutputTokenMs.n, quantity: 'TPOT', stat: pre03 ? 'mean (last − first)/n' : 'mean, token-weighted', needs: [...PER_TOKEN, ...GW] });
+  rows.push({ tool: 'guidellm', metric: `inter_token_latency_ms (${pre03 ? 'mean, before 0.3' : 'token-weighted mean'})`, value: g.interTokenLatencyMs.mean, unit: 'ms', n: g.interTokenLatencyMs.n, quantity: 'ITL', stat: pre03 ? 'mean (last − first)/(n − 1)' : 'mean, token-weighted', needs: [...PER_TOKEN, ...GW] });
+  rows.push({ tool: 'guidellm', metric: 'p99 time_to_first_token_ms (inverse CDF)', value: g.timeToFirstTokenMs.percentiles['99'], unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'p99', needs: [...FIRST, ...GW] });
+  rows.push({ tool: 'guidellm', metric: 'mean time_to_first_token_ms', value: g.timeToFirstTokenMs.mean, unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'mean', needs: [...FIRST, ...GW] });
+  rows.push({ tool: 'guidellm', metric: 'mean request_latency', value: g.requestLatencyS.mean, unit: 's', n: g.requestLatencyS.n, quantity: 'E2E', stat: 'mean', needs: [...[R], ...GW] });
   rows.push({ tool: 'guidellm', metric: 'requests_per_second (ended in window / window)', value: guidellmRequestsPerSecond(run), unit: 'req/s', n: recs.length, quantity: 'throughput', stat: 'requests / duration', needs: [R, 'timeline', 'runWindow'] });
 
   const lv = opts.llmperfVersion ?? 'f1d6bed';
@@ -161,8 +169,8 @@ export function metricsReport(run: BenchmarkRun, opts: ReportOptions): ReportRow
   rows.push({ tool: 'mlperf', metric: 'result_mean_latency_ns', value: m.latency.meanNs, unit: 'ns', n: m.latency.n, note: 'from the scheduled time', quantity: 'E2E', stat: 'mean from the schedule', needs: SCHED });
   rows.push({ tool: 'mlperf', metric: 'result_99.00_percentile_latency_ns', value: m.latency.percentilesNs['99'], unit: 'ns', n: m.latency.n, note: 'sorted[⌊n·0.99⌋]', quantity: 'E2E', stat: 'p99 from the schedule', needs: SCHED });
   rows.push({ tool: 'mlperf', metric: 'result_time_per_output_token_99.00_percentile_ns', value: m.timePerOutputToken.percentilesNs['99'], unit: 'ns', n: m.timePerOutputToken.n, quantity: 'TPOT', stat: 'p99', needs: [...SCHED, 'firstToken', 'outputTokens'] });
-  rows.push({ tool: 'mlperf', metric: 'result_completed_samples_per_sec', value: recs.length > 1 ? m.completedSamplesPerSec : null, unit: 'req/s', n: recs.length, quantity: 'throughput', stat: 'requests / duration', needs: [R, 'timeline'] });
-  rows.push({ tool: 'mlperf', metric: 'result_completed_tokens_per_second', value: m.completedTokensPerSec, unit: 'tok/s', n: recs.length, quantity: 'throughput', stat: 'output tokens / duration', needs: [R, 'timeline', 'outputTokens'] });
+  rows.push({ tool: 'mlperf', metric: 'result_completed_samples_per_sec', value: recs.length > 1 ? m.completedSamplesPerSec : null, unit: 'req/s', n: recs.length, quantity: 'throughput', stat: 'requests / duration', needs: [R, 'timeline', 'runWindow'] });
+  rows.push({ tool: 'mlperf', metric: 'result_completed_tokens_per_second', value: m.completedTokensPerSec, unit: 'tok/s', n: recs.length, quantity: 'throughput', stat: 'output tokens / duration', needs: [R, 'timeline', 'runWindow', 'outputTokens'] });
 
   if (opts.etalon) {
     const f = etalonServiceFluidity(run, opts.etalon);
@@ -181,7 +189,7 @@ export function metricsReport(run: BenchmarkRun, opts: ReportOptions): ReportRow
       note: sp.reason ?? sp.formula,
       quantity: 'per-user speed',
       stat: `per-user speed: ${sp.metric}`,
-      needs: SPEED_NEEDS[`${sp.tool} ${sp.metric}`] ?? PER_TOKEN,
+      needs: [...(SPEED_NEEDS[`${sp.tool} ${sp.metric}`] ?? PER_TOKEN), ...(sp.tool === 'guidellm' ? (['timeline', 'runWindow'] as Capability[]) : [])],
     });
   }
   return rows;
