@@ -209,3 +209,16 @@ describe('MLPerf LoadGen', () => {
     expect(o.reported.mean_latency_ns.value).toBeCloseTo(0.003882235, 12);
   });
 });
+
+describe('README', () => {
+  it('shows the real output of `metrics` on the vLLM file, as the command prints it today', async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const cmd = '$ npx stopwatches metrics ../shared/real-results/vllm/lambdalabs-llama3-8b-h100-len2048.json\n';
+    const start = readme.indexOf(cmd);
+    expect(start).toBeGreaterThan(0);
+    const shown = readme.slice(start + cmd.length, readme.indexOf('```', start));
+    const r = await runCli(['metrics', relative(join(import.meta.dirname, '..'), real('lambdalabs-llama3-8b-h100-len2048.json'))]);
+    expect(r.code).toBe(0);
+    expect(shown).toBe(r.out);
+  });
+});

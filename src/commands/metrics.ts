@@ -69,10 +69,13 @@ export function register(program: Command): void {
       if (input.agreement.length) {
         out += 'The file’s own aggregates vs recomputed from its per-request data (same definition, same version):\n';
         const w = Math.max(...input.agreement.map((a) => a.key.length));
+        out += `  ${'key'.padEnd(w)}  ${'file'.padStart(12)}  ${'recomputed'.padStart(12)}  ${'unit'.padEnd(8)} ${'diff'.padStart(7)}\n`;
         for (const a of input.agreement) {
-          const rec = a.recomputed === null ? '—' : fmt(a.recomputed);
+          // times in ms, as the tools print them (--json keeps seconds)
+          const k = a.unit === 's' ? 1000 : 1;
+          const rec = a.recomputed === null ? '—' : fmt(a.recomputed * k);
           const rd = a.relDiff === null ? '' : `${(a.relDiff * 100).toFixed(2)}%`;
-          out += `  ${a.key.padEnd(w)}  ${fmt(a.reported).padStart(12)}  ${rec.padStart(12)}  ${a.unit.padEnd(8)} ${rd.padStart(7)}${a.reason ? `  ${a.reason}` : ''}\n`;
+          out += `  ${a.key.padEnd(w)}  ${fmt(a.reported * k).padStart(12)}  ${rec.padStart(12)}  ${(a.unit === 's' ? 'ms' : a.unit).padEnd(8)} ${rd.padStart(7)}${a.reason ? `  ${a.reason}` : ''}\n`;
         }
         out += '\n';
       }

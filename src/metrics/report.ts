@@ -240,6 +240,8 @@ export function formatGrouped(rows: ReportRow[]): string {
         seen.add(key);
         items.push([r.tool, name, fmtNumber(r.value!)]);
       }
+      const order = ['vllm', 'sglang', 'inferencex', 'aiperf', 'guidellm', 'llmperf', 'mlperf', 'etalon'];
+      items.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
       const w0 = Math.max(...items.map((i) => i[0].length));
       const w1 = Math.max(...items.map((i) => i[1].length));
       for (const [t, m, v] of items) out.push(`  ${t.padEnd(w0)}  ${m.padEnd(w1)}  ${v.padStart(9)}`);
