@@ -7,7 +7,7 @@
  */
 import { aiperfItl, aiperfPerUserThroughput, aiperfRequestLatency, aiperfTtft } from '../metrics/aiperf.ts';
 import { collect, summarize, successful, type Maybe } from '../metrics/common.ts';
-import { guidellmMetrics, guidellmRequestsPerSecond } from '../metrics/guidellm.ts';
+import { guidellmConcurrency, guidellmMetrics, guidellmRequestsPerSecond } from '../metrics/guidellm.ts';
 import { llmperfInterTokenLatencyPerToken } from '../metrics/llmperf.ts';
 import type { RequestRecord } from '../metrics/records.ts';
 import { sglangE2e, sglangTpot, sglangTtft } from '../metrics/sglang.ts';
@@ -99,6 +99,7 @@ function guidellmAgreement(res: Imported): Agreement[] {
       return { value: v === null ? null : v * scale };
     }
     if (key === 'request_totals.successful') return { value: successful(res.run).length };
+    if (key === 'request_concurrency.mean') return { value: guidellmConcurrency(res.run) };
     if (key === 'requests_per_second.mean') {
       return pre03
         ? { value: null, reason: 'before 0.3 GuideLLM averaged a series of per-interval rates, which the file does not keep' }

@@ -133,6 +133,19 @@ export function guidellmRequestsPerSecond(run: BenchmarkRun): number | null {
   return n / D;
 }
 
+/**
+ * GuideLLM 0.3+ `request_concurrency` mean: requests in flight, time-weighted
+ * over the measured window = Σ (time each successful request spends inside
+ * [start, end]) / (end − start).
+ */
+export function guidellmConcurrency(run: BenchmarkRun): number | null {
+  const D = run.endT - run.startT;
+  if (!(D > 0)) return null;
+  let inside = 0;
+  for (const r of successful(run)) inside += Math.max(0, Math.min(r.finishT, run.endT) - Math.max(r.sendT, run.startT));
+  return inside / D;
+}
+
 export interface GuidellmMetrics {
   requests: number;
   timeToFirstTokenMs: WeightedSummary;
