@@ -132,13 +132,13 @@ describe('GuideLLM', () => {
     // GuideLLM's own ITL is computed on GuideLLM files
     expect(value(o, 'guidellm', 'inter_token_latency_ms (token-weighted mean)')).toBeGreaterThan(0);
   });
-  it('before 0.3: that version’s TPOT, and scheduler_info read', async () => {
+  it('up to 0.3 (schema before info.timings): that version’s TPOT, and scheduler_info read', async () => {
     const o = await metricsJson(real('grazdev-qwen25-7b-throughput_benchmarks.json'));
-    expect(o.version).toMatch(/before 0\.3/);
+    expect(o.version).toMatch(/up to 0\.3/);
     expect(o.requests).toBe(1000);
     const tpot = o.agreement.find((a) => a.key === 'time_per_output_token_ms.mean')!;
     expect(tpot.relDiff).toBeLessThan(1e-9);
-    expect(value(o, 'guidellm', 'time_per_output_token_ms (mean, before 0.3)')).toBeCloseTo(tpot.reported * 1000, 6);
+    expect(value(o, 'guidellm', 'time_per_output_token_ms (mean, up to 0.3)')).toBeCloseTo(tpot.reported * 1000, 6);
     expect(o.agreement.find((a) => a.key === 'requests_per_second.mean')!.reason).toMatch(/per-interval rates/);
   });
 });

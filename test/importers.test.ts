@@ -151,6 +151,12 @@ describe('GuideLLM benchmarks.json', () => {
     expect(q0.inputTokens).toBe(512);
     expect(res.lacks).toContain('schedule');
   });
+  it('the request schema tells the version: info.timings is 0.4 on, even without metadata', () => {
+    const doc = JSON.parse(text('guidellm'));
+    delete doc.metadata;
+    expect(importResult('benchmarks.json', JSON.stringify(doc)).version).toMatch(/^GuideLLM 0\.4 or later/);
+    expect(res.version).toMatch(/^GuideLLM 0\.4\.0\.dev/);
+  });
   it('a rate profile keeps targeted_start as the due time', () => {
     const doc = JSON.parse(text('guidellm'));
     doc.benchmarks[0].config.strategy = { type_: 'poisson', rate: 2 };

@@ -52,7 +52,7 @@ export function register(program: Command): void {
         llama2Inflation: llmperfFile ? 1 : opts.llama2Inflation ?? null,
         llmperfNonContentMessages: opts.llmperfExtraMessages,
         etalon: opts.ttftDeadline !== undefined && opts.tbtDeadline !== undefined ? { ttftS: opts.ttftDeadline, tbtS: opts.tbtDeadline } : null,
-        guidellmVersion: /before 0\.3/.test(input.version) ? 'pre-0.3' : '0.3+',
+        guidellmVersion: /up to 0\.3/.test(input.version) ? 'up-to-0.3' : '0.4+',
         guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
         llmperfVersion,
       }), input);

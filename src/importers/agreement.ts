@@ -87,8 +87,8 @@ function vllmLike(res: Imported, tool: 'vllm' | 'sglang'): Agreement[] {
 }
 
 function guidellmAgreement(res: Imported): Agreement[] {
-  const pre03 = /before 0\.3/.test(res.version);
-  const g = guidellmMetrics(res.run, { version: pre03 ? 'pre-0.3' : '0.3+' });
+  const pre03 = /up to 0\.3/.test(res.version);
+  const g = guidellmMetrics(res.run, { version: pre03 ? 'up-to-0.3' : '0.4+' });
   const pick = (key: string): Recompute | null => {
     const [name, stat] = key.split('.');
     const summary =
@@ -102,7 +102,7 @@ function guidellmAgreement(res: Imported): Agreement[] {
     if (key === 'request_concurrency.mean') return { value: guidellmConcurrency(res.run) };
     if (key === 'requests_per_second.mean') {
       return pre03
-        ? { value: null, reason: 'before 0.3 GuideLLM averaged a series of per-interval rates, which the file does not keep' }
+        ? { value: null, reason: 'up to 0.3 GuideLLM averaged a series of per-interval rates, which the file does not keep' }
         : { value: guidellmRequestsPerSecond(res.run) };
     }
     return null;

@@ -2,7 +2,7 @@
  * GuideLLM `benchmarks.json` (GenerativeBenchmarksReport; src/guidellm/schemas/
  * request_stats.py, benchmark/schemas/*, snapshot ee7a7745 2026-08-07 and the
  * newer schemas/base/request_stats.py 31c74ea27242), and the report written
- * before 0.3 (no `metadata`; per request flat `start_time`, `first_token_time`,
+ * up to 0.3.x (benchmark/benchmark.py at v0.3.1; per request flat `start_time`, `first_token_time`,
  * `last_token_time`, `end_time` and `scheduler_info.targeted_start_time`),
  * whose TPOT is defined differently (src/metrics/guidellm.ts).
  *
@@ -42,9 +42,10 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
   }
   const benchmarks = doc.benchmarks;
   if (benchmarks.length === 0) r.fail('benchmarks is empty: the report holds no benchmark, so there is nothing to compute');
-  const pre03 = !isObject(doc.metadata);
+  // The request schema tells the versions apart (0.4 added info.timings; `metadata` came later still)
+  const pre03 = !benchmarks.some(hasTimings);
   const guidellmVersion = isObject(doc.metadata) && typeof doc.metadata.guidellm_version === 'string' ? doc.metadata.guidellm_version : null;
-  const version = pre03 ? 'GuideLLM before 0.3 (report without metadata; flat request times)' : `GuideLLM ${guidellmVersion ?? '0.3 or later'} (info.timings)`;
+  const version = pre03 ? 'GuideLLM up to 0.3.x (flat request times, scheduler_info)' : `GuideLLM ${guidellmVersion ?? '0.4 or later'} (info.timings)`;
   const label = (e: Json, i: number): string => {
     const st = isObject(e) ? strategyTypeOf(e) : '';
     return `benchmark ${i}${st ? `: ${st}` : ''}`;
@@ -175,6 +176,16 @@ function readBenchmark(r: Reader, raw: Json, index: number, count: number, pre03
   };
 }
 
+/** Does any request of this benchmark carry `info.timings` (the schema from 0.4 on)? */
+function hasTimings(b: Json): boolean {
+  if (!isObject(b) || !isObject(b.requests)) return false;
+  for (const group of Object.values(b.requests)) {
+    if (!Array.isArray(group)) continue;
+    for (const q of group) if (isObject(q) && isObject(q.info) && isObject(q.info.timings)) return true;
+  }
+  return false;
+}
+
 type Timings = Record<'targeted_start' | 'request_start' | 'first_token_iteration' | 'last_token_iteration' | 'request_end', number | null>;
 
 function readTimings(r: Reader, q: JsonObject, where: string): Timings {
@@ -190,7 +201,7 @@ function readTimings(r: Reader, q: JsonObject, where: string): Timings {
       request_end: get('request_end'),
     };
   }
-  // Reports before 0.3: flat start_time / first_token_time / last_token_time / end_time, scheduler_info.targeted_start_time.
+  // Reports up to 0.3.x: flat start_time / first_token_time / last_token_time / end_time, scheduler_info.targeted_start_time.
   const get = (k: string): number | null => r.optNumber(q[k], `${where}.${k}`);
   if (get('start_time') === null) r.fail(`${where}: no info.timings (nor start_time); is this a GuideLLM request entry?`);
   const si = isObject(q.scheduler_info) ? q.scheduler_info : null;

@@ -21,7 +21,7 @@ export type Format = (typeof FORMATS)[number];
 export const FORMAT_DESCRIPTIONS: Record<Format, string> = {
   vllm: 'vLLM benchmark_serving.py / vllm bench serve --save-result JSON, 2024 (ttfts/itls, no start_times) to 2026 (start_times, latencies, queue_times); --append-result JSON lines',
   aiperf: 'AIPerf profile_export.jsonl (request_start_ns schema and the Oct 2025 metadata.timestamp_ns schema) and the aggregate profile_export_aiperf.json',
-  guidellm: 'GuideLLM benchmarks.json: the report before 0.3 (flat times, scheduler_info) and 0.3 to 0.5 (info.timings)',
+  guidellm: 'GuideLLM benchmarks.json: the report up to 0.3.x (flat times, scheduler_info) and from 0.4 (info.timings)',
   llmperf: 'LLMPerf *_individual_responses.json (before and after commit afd137a) and *_summary.json',
   sglang: 'SGLang bench_serving --output-file JSON lines, one run per line (per-request arrays need --output-details)',
   'mlperf-detail': 'MLPerf LoadGen mlperf_log_detail.txt, 4.0 to 6.0 (aggregates only)',

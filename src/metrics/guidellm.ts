@@ -1,11 +1,11 @@
 /**
  * GuideLLM, two generations of definitions ({@link GuidellmVersion}):
- * - before 0.3 (report without `metadata`; requests with flat start_time /
+ * - up to 0.3.x (requests with flat start_time /
  *   first_token_time / last_token_time and `scheduler_info`):
  *   time_per_output_token_ms = 1000·(last − first token)/output_tokens and
  *   inter_token_latency_ms = 1000·(last − first)/(output_tokens − 1), both
  *   averaged over requests (unweighted; the file's count is the request count);
- * - 0.3 on (info.timings): the definitions below, token-weighted.
+ * - 0.4 on (info.timings): the definitions below, token-weighted.
  * Version read: snapshot ee7a7745 (2026-08-07): `src/guidellm/schemas/{request_stats,statistics}.py`,
  * `benchmark/schemas/metrics.py`, `backends/openai/http.py`; newer layout
  * `schemas/base/request_stats.py` (31c74ea27242) from a code mirror. Article: 87a66f0 (2026-10-09).
@@ -109,9 +109,9 @@ function weighted(values: number[], weights: number[], weighting: WeightedSummar
 }
 
 /** Which generation of GuideLLM's definitions applies. */
-export type GuidellmVersion = 'pre-0.3' | '0.3+';
+export type GuidellmVersion = 'up-to-0.3' | '0.4+';
 
-/** Before 0.3: `time_per_output_token_ms = 1000·(last_token_time − first_token_time)/output_tokens`. */
+/** Up to 0.3.x: `time_per_output_token_ms = 1000·(last_token_time − first_token_time)/output_tokens`. */
 export function guidellmTimePerOutputTokenMsPre03(r: RequestRecord): Maybe {
   const l = lastChunkT(r);
   const f = firstChunkT(r);
@@ -122,7 +122,7 @@ export function guidellmTimePerOutputTokenMsPre03(r: RequestRecord): Maybe {
 }
 
 /**
- * GuideLLM 0.3+ `requests_per_second` over the measured window: the
+ * GuideLLM 0.4+ `requests_per_second` over the measured window: the
  * successful requests that END inside [start, end], divided by its length.
  */
 export function guidellmRequestsPerSecond(run: BenchmarkRun): number | null {
@@ -134,7 +134,7 @@ export function guidellmRequestsPerSecond(run: BenchmarkRun): number | null {
 }
 
 /**
- * GuideLLM 0.3+ `request_concurrency` mean: requests in flight, time-weighted
+ * GuideLLM `request_concurrency` mean: requests in flight, time-weighted
  * over the measured window = Σ (time each successful request spends inside
  * [start, end]) / (end − start).
  */
@@ -163,7 +163,7 @@ export interface GuidellmMetrics {
  * whole run); TPOT and ITL token-weighted, the rest unweighted.
  */
 export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number; measureEnd?: number; version?: GuidellmVersion } = {}): GuidellmMetrics {
-  const pre03 = opts.version === 'pre-0.3';
+  const pre03 = opts.version === 'up-to-0.3';
   const all = successful(run);
   const ms = opts.measureStart ?? run.startT;
   const me = opts.measureEnd ?? run.endT;

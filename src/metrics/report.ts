@@ -41,7 +41,7 @@ export interface ReportRow {
 export interface ReportOptions extends PerUserSpeedOptions {
   /** Etalon deadlines (s); fluidity is reported only when both are given. */
   etalon?: { ttftS: number; tbtS: number } | null;
-  /** GuideLLM's definitions of the version that wrote the file (default: 0.3 on). */
+  /** GuideLLM's definitions of the version that wrote the file (default: 0.4 on). */
   guidellmVersion?: GuidellmVersion;
   /** LLMPerf's definitions of the version that wrote the file (default: f1d6bed, the version the paper reads). */
   llmperfVersion?: LlmperfVersion | 'afd137a-or-later';
@@ -133,10 +133,10 @@ export function metricsReport(run: BenchmarkRun, opts: ReportOptions): ReportRow
 
   const allRequests = opts.guidellmRequests === 'all';
   const g = guidellmMetrics(run, { version: opts.guidellmVersion, ...(allRequests ? { measureStart: -Infinity, measureEnd: Infinity } : {}) });
-  const pre03 = opts.guidellmVersion === 'pre-0.3';
+  const pre03 = opts.guidellmVersion === 'up-to-0.3';
   const GW: Capability[] = allRequests ? [] : ['timeline', 'runWindow'];
-  rows.push({ tool: 'guidellm', metric: `time_per_output_token_ms (${pre03 ? 'mean, before 0.3' : 'token-weighted mean'})`, value: g.timePerOutputTokenMs.mean, unit: 'ms', n: g.timePerOutputTokenMs.n, quantity: 'TPOT', stat: pre03 ? 'mean (last − first)/n' : 'mean, token-weighted', needs: [...PER_TOKEN, ...GW] });
-  rows.push({ tool: 'guidellm', metric: `inter_token_latency_ms (${pre03 ? 'mean, before 0.3' : 'token-weighted mean'})`, value: g.interTokenLatencyMs.mean, unit: 'ms', n: g.interTokenLatencyMs.n, quantity: 'ITL', stat: pre03 ? 'mean (last − first)/(n − 1)' : 'mean, token-weighted', needs: [...PER_TOKEN, ...GW] });
+  rows.push({ tool: 'guidellm', metric: `time_per_output_token_ms (${pre03 ? 'mean, up to 0.3' : 'token-weighted mean'})`, value: g.timePerOutputTokenMs.mean, unit: 'ms', n: g.timePerOutputTokenMs.n, quantity: 'TPOT', stat: pre03 ? 'mean (last − first)/n' : 'mean, token-weighted', needs: [...PER_TOKEN, ...GW] });
+  rows.push({ tool: 'guidellm', metric: `inter_token_latency_ms (${pre03 ? 'mean, up to 0.3' : 'token-weighted mean'})`, value: g.interTokenLatencyMs.mean, unit: 'ms', n: g.interTokenLatencyMs.n, quantity: 'ITL', stat: pre03 ? 'mean (last − first)/(n − 1)' : 'mean, token-weighted', needs: [...PER_TOKEN, ...GW] });
   rows.push({ tool: 'guidellm', metric: 'p99 time_to_first_token_ms (inverse CDF)', value: g.timeToFirstTokenMs.percentiles['99'], unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'p99', needs: [...FIRST, ...GW] });
   rows.push({ tool: 'guidellm', metric: 'mean time_to_first_token_ms', value: g.timeToFirstTokenMs.mean, unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'mean', needs: [...FIRST, ...GW] });
   rows.push({ tool: 'guidellm', metric: 'mean request_latency', value: g.requestLatencyS.mean, unit: 's', n: g.requestLatencyS.n, quantity: 'E2E', stat: 'mean', needs: [...[R], ...GW] });
