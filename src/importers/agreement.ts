@@ -131,7 +131,12 @@ function llmperfAgreement(res: Imported): Agreement[] {
     } else if (key === 'inter_token_latency_s.mean') {
       r = f1d6bed
         ? { value: null, reason: 'from f1d6bed this divides by the SSE message count, which the file does not keep' }
-        : { value: mean(values(recs, llmperfInterTokenLatencyPerToken)), why: 'the file keeps no last-chunk time: the end of the stream stands in' };
+        : {
+            value: mean(values(recs, llmperfInterTokenLatencyPerToken)),
+            why: before
+              ? 'the file keeps no last-chunk time: the end of the stream stands in'
+              : 'recomputed as afd137a–03872a4 did (÷ tokens, the stream end standing in for the last chunk); from f1d6bed LLMPerf divides by the SSE message count, which the file does not keep',
+          };
     }
     if (r) out.push(agreement(key, rep.value, rep.unit, r));
   }

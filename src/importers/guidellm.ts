@@ -91,7 +91,11 @@ function readBenchmark(r: Reader, raw: Json, index: number, count: number, pre03
         return s;
       };
       const sendT = rel(t.request_start, 'request_start');
-      if (sendT === null) r.fail(`${where}: no request_start timing`);
+      if (sendT === null) {
+        // an errored or incomplete request may never have been sent: it is counted, not placed
+        if (ok) r.fail(`${where}: no request_start timing for a successful request`);
+        return;
+      }
       const finishT = rel(t.request_end, 'request_end') ?? sendT;
       const firstT = ok ? rel(t.first_token_iteration, 'first_token_iteration') : null;
       const lastT = ok ? rel(t.last_token_iteration, 'last_token_iteration') : null;
