@@ -144,20 +144,6 @@ export class Reader {
   }
 }
 
-/** Pick one run from a file that holds several; errors say how to choose. */
-export function pickEntry<T>(file: string, entries: T[], entry: number | undefined, what: string): T {
-  if (entry !== undefined) {
-    if (!Number.isInteger(entry) || entry < 0 || entry >= entries.length) {
-      fail(file, `--entry ${entry} is out of range: the file holds ${entries.length} ${what} (0…${entries.length - 1})`);
-    }
-    return entries[entry];
-  }
-  if (entries.length !== 1) {
-    fail(file, `holds ${entries.length} ${what}; choose one with --entry 0…${entries.length - 1}`);
-  }
-  return entries[0];
-}
-
 /** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
 export function chunkTimesFromGaps(firstT: number, gaps: number[]): number[] {
   const out = [firstT];

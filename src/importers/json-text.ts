@@ -88,11 +88,6 @@ export function parsePythonJson(text: string): Json {
   }
 }
 
-/** Does the text use any of Python's non-standard literals outside strings? */
-export function hasPythonLiterals(text: string): boolean {
-  return /NaN|Infinity/.test(text) && rewriteOutsideStrings(text, PY_LITERAL, () => '0') !== null;
-}
-
 /**
  * LoadGen's trace writes string args as `""text""` (its quoting helper adds
  * quotes to a value that is then quoted again). Only that exact shape, a
