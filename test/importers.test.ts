@@ -410,3 +410,39 @@ describe('toVllmResult round trip', () => {
     expect(out.request_throughput).toBeCloseTo(6 / run.endT, 12);
   });
 });
+
+describe('reading the JSON the tools write', async () => {
+  const { parseJsonExact, parsePythonJson, repairLoadgenQuotes } = await import('../src/importers/json-text.ts');
+  it('Python’s NaN, Infinity and -Infinity outside strings, nothing else', () => {
+    expect(parsePythonJson('{"a": Infinity, "b": -Infinity, "c": [NaN, 1e-3], "s": "NaN Infinity"}')).toEqual({ a: Infinity, b: -Infinity, c: [NaN, 0.001], s: 'NaN Infinity' });
+    expect(() => parsePythonJson('{"a": inf}')).toThrow();
+    expect(() => parsePythonJson('{"a": Infinit}')).toThrow();
+  });
+  it('LoadGen’s ""text"" args and only that pattern', () => {
+    const fixed = repairLoadgenQuotes('{"args":{"key":""loadgen_version""}},{"args":{"message":""SUT name : ""}}');
+    expect(fixed.repaired).toBe(2);
+    expect(JSON.parse(`[${fixed.text}]`)).toEqual([{ args: { key: 'loadgen_version' } }, { args: { message: 'SUT name : ' } }]);
+    expect(repairLoadgenQuotes('{"a": 1,, "b": 2}').repaired).toBe(0);
+    const trace = text('mlperf-trace').replace('"traceEvents"', '"traceEvents" [');
+    expect(userError(() => importResult('t.json', trace, { format: 'mlperf-trace' })).message).toMatch(/^t\.json: invalid JSON/);
+  });
+  it('integers beyond 2^53 kept as their digits, others as numbers', () => {
+    expect(parseJsonExact('{"seed": 14276810075590677512, "n": 9007199254740991, "x": 1.12345678901234567, "s": "12345678901234567890"}')).toEqual({
+      seed: { bigint: '14276810075590677512' },
+      n: 9007199254740991,
+      x: 1.1234567890123457,
+      s: '12345678901234567890',
+    });
+  });
+  it('a byte-order mark is read', () => {
+    expect(importResult('bom.json', `\uFEFF${text('vllm')}`).format).toBe('vllm');
+    expect(importResult('bom.txt', `\uFEFF${text('mlperf-detail')}`).format).toBe('mlperf-detail');
+  });
+  it('the LoadGen summary: typed values, a 64-bit seed kept exact', () => {
+    const res = load('mlperf-summary');
+    expect(res.reported.mean_latency_ns).toEqual({ value: 2, unit: 's' });
+    expect(res.reported.completed_samples_per_second).toEqual({ value: 4, unit: '1/s' });
+    expect(res.reported.min_query_count).toEqual({ value: 100, unit: 'queries' });
+    expect(res.reported.qsl_rng_seed.exact).toBe('14276810075590677512');
+  });
+});
