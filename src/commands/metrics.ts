@@ -47,14 +47,14 @@ export function register(program: Command): void {
       if (run.records.length > 0 && run.records.every((r) => !r.ok)) throw new UserError(`${file}: no request succeeded, so there is nothing to compute`);
       // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
       const llmperfFile = input.format === 'llmperf';
-      const llmperfVersion = /before commit afd137a/.test(input.version) ? 'before-afd137a' : /f1d6bed or later/.test(input.version) ? 'f1d6bed' : llmperfFile ? 'afd137a-or-later' : undefined;
+      const defs = input.definitions;
       const rows = run.records.length === 0 ? [] : markUnsupported(metricsReport(run, {
         llama2Inflation: llmperfFile ? 1 : opts.llama2Inflation ?? null,
         llmperfNonContentMessages: opts.llmperfExtraMessages,
         etalon: opts.ttftDeadline !== undefined && opts.tbtDeadline !== undefined ? { ttftS: opts.ttftDeadline, tbtS: opts.tbtDeadline } : null,
-        guidellmVersion: /up to 0\.3/.test(input.version) ? 'up-to-0.3' : '0.4+',
+        guidellmVersion: defs && 'guidellm' in defs ? defs.guidellm : undefined,
         guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
-        llmperfVersion,
+        llmperfVersion: defs && 'llmperf' in defs ? defs.llmperf : undefined,
       }), input);
       const ok = run.records.filter((r) => r.ok).length;
       if (opts.json) {

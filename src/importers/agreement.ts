@@ -87,7 +87,7 @@ function vllmLike(res: Imported, tool: 'vllm' | 'sglang'): Agreement[] {
 }
 
 function guidellmAgreement(res: Imported): Agreement[] {
-  const pre03 = /up to 0\.3/.test(res.version);
+  const pre03 = res.definitions !== undefined && 'guidellm' in res.definitions && res.definitions.guidellm === 'up-to-0.3';
   const g = guidellmMetrics(res.run, { version: pre03 ? 'up-to-0.3' : '0.4+' });
   const pick = (key: string): Recompute | null => {
     const [name, stat] = key.split('.');
@@ -117,8 +117,9 @@ function guidellmAgreement(res: Imported): Agreement[] {
 
 function llmperfAgreement(res: Imported): Agreement[] {
   const recs = successful(res.run);
-  const before = /before commit afd137a/.test(res.version);
-  const f1d6bed = /f1d6bed or later/.test(res.version);
+  const v = res.definitions !== undefined && 'llmperf' in res.definitions ? res.definitions.llmperf : 'afd137a-or-later';
+  const before = v === 'before-afd137a';
+  const f1d6bed = v === 'f1d6bed';
   const out: Agreement[] = [];
   for (const [key, rep] of Object.entries(res.reported)) {
     let r: Recompute | null = null;

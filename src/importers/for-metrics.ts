@@ -12,12 +12,13 @@ import type { BenchmarkRun } from '../metrics/records.ts';
 import { sniffText } from './detect.ts';
 import { importResultFile, parseFormat } from './index.ts';
 import { stripBom } from './json-text.ts';
-import { FORMAT_NAMES, type Agreement, type Capability, type Reported, type RunEntry } from './types.ts';
+import { FORMAT_NAMES, type Agreement, type Capability, type ImportResult, type Reported, type RunEntry } from './types.ts';
 
 export interface MetricsInput {
   run: BenchmarkRun;
   format: string;
   version: string;
+  definitions?: ImportResult['definitions'];
   missing: string[];
   lacks: Capability[];
   notes: string[];
@@ -71,6 +72,7 @@ export async function loadMetricsInput(path: string, opts: { format?: string; en
     run: res.run,
     format: res.format,
     version: res.version,
+    ...(res.definitions ? { definitions: res.definitions } : {}),
     missing: res.missing,
     lacks,
     notes: res.notes,

@@ -169,6 +169,7 @@ function readBenchmark(r: Reader, raw: Json, index: number, count: number, pre03
     file,
     format: 'guidellm',
     version,
+    definitions: { guidellm: pre03 ? 'up-to-0.3' : '0.4+' },
     failures,
     run,
     missing,

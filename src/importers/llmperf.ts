@@ -148,6 +148,7 @@ function importIndividual(r: Reader, doc: Json[]): Imported {
     file: r.file,
     format: 'llmperf',
     version: `LLMPerf ${LLMPERF_VERSION_LABELS[version]} (told by the per-request values)`,
+    definitions: { llmperf: version },
     run,
     missing: [
       'no timestamps (only per-request durations): every request is placed at t = 0 on its own clock, so throughput, concurrency, Little’s law and any time window cannot be computed',
@@ -195,6 +196,7 @@ function importSummary(r: Reader, doc: JsonObject): Imported {
     file: r.file,
     format: 'llmperf',
     version: `LLMPerf ${LLMPERF_VERSION_LABELS[version]} (summary "version": ${JSON.stringify(doc.version ?? null)}; told by mean throughput × mean latency)`,
+    definitions: { llmperf: version },
     run: { records: [], source: LLMPERF_SOURCE, maxConcurrency: typeof doc.num_concurrent_requests === 'number' ? doc.num_concurrent_requests : null, requestRate: null, startT: 0, endT: 0 },
     missing: ['aggregates only (the _summary.json): no definition can be recomputed without the per-request _individual_responses.json'],
     lacks,

@@ -2,6 +2,8 @@
  * What every importer returns: the common records (src/metrics/records.ts)
  * plus an honest account of what the file could not give.
  */
+import type { GuidellmVersion } from '../metrics/guidellm.ts';
+import type { LlmperfVersion } from '../metrics/llmperf.ts';
 import type { BenchmarkRun, Capability } from '../metrics/records.ts';
 
 /** The result-file formats we read, one importer each. */
@@ -82,6 +84,8 @@ export interface ImportResult {
   format: Format;
   /** Which version of the tool wrote the file (told by its schema, its keys or its own version field), whose definitions apply. */
   version: string;
+  /** For tools whose definitions changed between versions: which version's definitions apply. */
+  definitions?: { guidellm: GuidellmVersion } | { llmperf: LlmperfVersion | 'afd137a-or-later' };
   run: BenchmarkRun;
   /** What the file lacks and what that rules out, one sentence each. */
   missing: string[];
