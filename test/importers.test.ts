@@ -446,3 +446,20 @@ describe('reading the JSON the tools write', async () => {
     expect(res.reported.qsl_rng_seed.exact).toBe('14276810075590677512');
   });
 });
+
+describe('GuideLLM files that keep a sample of the requests', () => {
+  it('say so, and the agreement gives that as the reason', () => {
+    const doc = JSON.parse(text('guidellm'));
+    doc.benchmarks[0].metrics.request_totals = { successful: 30, errored: 1, incomplete: 0, total: 31 };
+    const res = importResult('sampled.json', JSON.stringify(doc));
+    expect(res.sampledFrom).toBe(30);
+    expect(res.notes.join(' ')).toMatch(/keeps 3 of the 30 successful requests/);
+    const totals = res.agreement.find((a) => a.key === 'request_totals.successful')!;
+    expect(totals.reason).toMatch(/sample of the requests/);
+  });
+  it('a NaN where a time is needed is named as such', () => {
+    const obj = JSON.parse(text('vllm'));
+    const t = JSON.stringify(obj).replace('"ttfts":[', '"ttfts":[NaN,').replace(/"ttfts":\[NaN,([^,\]]+),/, '"ttfts":[NaN,');
+    expect(userError(() => importResult('nan.json', t)).message).toBe('nan.json: ttfts[0] = NaN: a finite number is needed here');
+  });
+});

@@ -107,10 +107,11 @@ function guidellmAgreement(res: Imported): Agreement[] {
     }
     return null;
   };
+  const sample = res.sampledFrom === undefined ? undefined : `the file keeps a sample of the requests (sample_requests); GuideLLM’s own figure covers all ${res.sampledFrom}`;
   const out: Agreement[] = [];
   for (const [key, rep] of Object.entries(res.reported)) {
     const r = pick(key);
-    if (r) out.push(agreement(key, rep.value, rep.unit, r));
+    if (r) out.push(agreement(key, rep.value, rep.unit, { ...r, why: r.why ?? sample }));
   }
   return out;
 }

@@ -103,7 +103,8 @@ export class Reader {
   }
 
   number(v: Json | undefined, where: string): number {
-    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`${where} should be a number, found ${typeName(v)}${typeof v === 'string' ? ` "${v}"` : ''}`);
+    if (typeof v === 'number' && !Number.isFinite(v)) this.fail(`${where} = ${v}: a finite number is needed here`);
+    if (typeof v !== 'number') this.fail(`${where} should be a number, found ${typeName(v)}${typeof v === 'string' ? ` "${v}"` : ''}`);
     return v;
   }
 

@@ -163,6 +163,10 @@ function readBenchmark(r: Reader, raw: Json, index: number, count: number, pre03
     notes.push(`measured window ${(end - start).toFixed(1)} s${warm > 0 || cool > 0 ? ` (warmup ${warm.toFixed(1)} s and cooldown ${cool.toFixed(1)} s around it)` : ''}: ${outside} request(s) entirely outside it are left out, as GuideLLM’s own metrics leave them out`);
   }
   if (count > 1) notes.push(`benchmark ${index} of ${count} in the file`);
+  const counted = reportedOf(b, pre03)['request_totals.successful']?.value;
+  const kept = sortedRecords.filter((x) => x.ok).length;
+  const sampled = counted !== undefined && counted > kept + outside ? counted : undefined;
+  if (sampled !== undefined) notes.push(`the file keeps ${kept + outside} of the ${sampled} successful requests GuideLLM measured (sample_requests): what we recompute covers that sample`);
 
   const run: BenchmarkRun = { records: sortedRecords, source: GUIDELLM_SOURCE, maxConcurrency, requestRate, startT: 0, endT: end - start };
   return {
@@ -170,6 +174,7 @@ function readBenchmark(r: Reader, raw: Json, index: number, count: number, pre03
     format: 'guidellm',
     version,
     definitions: { guidellm: pre03 ? 'up-to-0.3' : '0.4+' },
+    ...(sampled !== undefined ? { sampledFrom: sampled } : {}),
     failures,
     run,
     missing,

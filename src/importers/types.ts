@@ -103,6 +103,8 @@ export interface ImportResult {
   lastTokenT: (number | null)[] | null;
   /** The tool's own aggregates found in the file (for side-by-side comparison), keyed by the tool's name. */
   reported: Record<string, Reported>;
+  /** When the file keeps only a sample of the requests the tool measured (GuideLLM's sample_requests): how many successful requests the tool counted. */
+  sampledFrom?: number;
   /** Failed requests by reason as the file records them (`HTTP 429`: 130); empty when none failed. */
   failures: Record<string, number>;
   /** Every run of a multi-run file when no --entry was given (then run.records is empty). */
