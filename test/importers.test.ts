@@ -463,3 +463,18 @@ describe('GuideLLM files that keep a sample of the requests', () => {
     expect(userError(() => importResult('nan.json', t)).message).toBe('nan.json: ttfts[0] = NaN: a finite number is needed here');
   });
 });
+
+describe('AIPerf aggregate export, both layouts', () => {
+  const agg = (top: boolean) => {
+    const metrics = { request_latency: { unit: 'ms', avg: 900, p50: 880, p99: 1500 }, request_throughput: { unit: 'requests/sec', avg: 9.5 } };
+    return JSON.stringify(top ? { ...metrics, input_config: {}, error_summary: [{ error_details: { code: 499 }, count: 2 }] } : { records: metrics, input_config: {} });
+  };
+  it.each([[false], [true]])('metrics at the top level: %s', (top) => {
+    const res = importResult('profile_export_aiperf.json', agg(top));
+    expect(res.format).toBe('aiperf');
+    expect(res.run.records).toHaveLength(0);
+    expect(res.reported['request_latency.avg']).toEqual({ value: 0.9, unit: 's' });
+    expect(res.reported['request_throughput.avg']).toEqual({ value: 9.5, unit: '1/s' });
+    if (top) expect(res.failures).toEqual({ 'cancelled (499)': 2 });
+  });
+});

@@ -31,7 +31,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../metrics/records.ts';
 import { chunkTimesFromGaps, fail, isObject, parseJson, Reader, type Json, type JsonObject } from './common.ts';
-import { stripBom } from './json-text.ts';
+import { parsePythonJson, stripBom } from './json-text.ts';
 import { looksLike } from './detect.ts';
 import type { Capability, ImportOptions, Imported, Reported } from './types.ts';
 
@@ -68,10 +68,8 @@ export function importAiperf(file: string, text: string, opts: ImportOptions = {
   const r: Reader = new Reader(file);
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: an AIPerf export holds one run; leave --entry out`);
   const body = stripBom(text);
-  if (/^\s*\{\s*"records"\s*:/.test(body) || /^\s*\{\s*\n/.test(body)) {
-    const doc = parseJson(file, body);
-    if (isObject(doc) && isObject(doc.records)) return importAggregate(r, doc);
-  }
+  const whole = parseWhole(body);
+  if (whole !== null && isAggregateExport(whole)) return importAggregate(r, whole);
   const raws: Raw[] = [];
   const lines = body.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -279,10 +277,32 @@ const AGG_UNITS: Record<string, { scale: number; unit: string }> = {
   'tokens/sec/user': { scale: 1, unit: 'tokens/s' },
 };
 
-/** `profile_export_aiperf.json`: {records: {tag: {unit, avg, p50, p99, …, count}}, input_config, error_summary}. */
+function parseWhole(body: string): JsonObject | null {
+  try {
+    const v = parsePythonJson(body);
+    return isObject(v) ? v : null;
+  } catch {
+    return null; // JSON lines, or broken: the line reader names the line
+  }
+}
+
+const isMetricResult = (v: Json | undefined): boolean => isObject(v) && typeof v.unit === 'string' && 'avg' in v;
+
+/**
+ * The aggregate export: metrics under `records` (Oct 2025 development
+ * versions) or at the top level (`JsonExportData` from mid-Oct 2025 on,
+ * aiperf/common/models/export_models.py), each `{unit, avg, p1 … p99, std}`.
+ */
+export function isAggregateExport(v: Json): v is JsonObject {
+  if (!isObject(v) || isObject(v.metadata)) return false;
+  if (isObject(v.records) && Object.values(v.records).some(isMetricResult)) return true;
+  return ['request_latency', 'time_to_first_token', 'request_throughput', 'ttft'].some((k) => isMetricResult(v[k]));
+}
+
+/** `profile_export_aiperf.json`: {tag: {unit, avg, p50, p99, …}} (under `records` or at the top level), input_config, error_summary. */
 function importAggregate(r: Reader, doc: JsonObject): Imported {
   const reported: Record<string, Reported> = {};
-  const recs = doc.records as JsonObject;
+  const recs: JsonObject = isObject(doc.records) ? doc.records : Object.fromEntries(Object.entries(doc).filter(([, v]) => isMetricResult(v)));
   for (const [tag, m] of Object.entries(recs)) {
     if (!isObject(m) || /timestamp/.test(tag)) continue; // epoch timestamps are not quantities
     const u = AGG_UNITS[String(m.unit)] ?? { scale: 1, unit: String(m.unit ?? '') };

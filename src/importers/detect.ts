@@ -5,6 +5,7 @@
  * which then names the problem).
  */
 import { isObject, type Json, type JsonObject } from './common.ts';
+import { isAggregateExport } from './aiperf.ts';
 import { parsePythonJson, stripBom } from './json-text.ts';
 import { FORMAT_NAMES, type Format } from './types.ts';
 
@@ -46,8 +47,8 @@ export function sniffValue(v: Json): Format | null {
   if (Array.isArray(v.traceEvents)) return 'mlperf-trace';
   if (Array.isArray(v.benchmarks)) return 'guidellm';
   if (isObject(v.metadata) && isObject(v.metrics)) return 'aiperf';
-  // AIPerf's aggregate export (profile_export_aiperf.json): per-metric statistics under "records"
-  if (isObject(v.records) && ('input_config' in v || 'error_summary' in v || isObject(v.records.request_latency))) return 'aiperf';
+  // AIPerf's aggregate export (profile_export_aiperf.json): per-metric statistics under "records" or at the top level
+  if (isAggregateExport(v)) return 'aiperf';
   // LLMPerf's _summary.json: flat results_* keys
   if (Object.keys(v).some((k) => /^results_(ttft_s|end_to_end_latency_s|inter_token_latency_s)_/.test(k))) return 'llmperf';
   if (has(v, SGLANG_ONLY)) return 'sglang';
