@@ -70,6 +70,9 @@ export function importAiperf(file: string, text: string, opts: ImportOptions = {
   const body = stripBom(text);
   const whole = parseWhole(body);
   if (whole !== null && isAggregateExport(whole)) return importAggregate(r, whole);
+  if (whole !== null && !(isObject(whole.metadata) && isObject(whole.metrics))) {
+    r.fail(`not an AIPerf export: one JSON document that is neither the aggregate export nor a profile_export.jsonl record${looksLike(text)}`);
+  }
   const raws: Raw[] = [];
   const lines = body.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
