@@ -147,6 +147,11 @@ describe('stopwatches metrics under bad input and options', () => {
       ['empty-vllm.json', JSON.stringify(vllm)],
       ['empty-sglang.jsonl', JSON.stringify(sg)],
       ['empty_individual_responses.json', '[]'],
+      ['empty-benchmarks.json', (() => {
+        const g = JSON.parse(readFileSync(join(FIX, 'benchmarks.json'), 'utf8'));
+        g.benchmarks[0].requests = { successful: [], errored: [], incomplete: [] };
+        return JSON.stringify(g);
+      })()],
     ];
     for (const [name, body] of cases) await oneLine(['metrics', write(name, body)], /the run has no requests, so there is nothing to compute/);
   });

@@ -102,7 +102,7 @@ export function importAiperf(file: string, text: string, opts: ImportOptions = {
   }
   const kept = raws.filter((x) => phaseOf(x) === 'profiling');
   for (const [p, c] of phases) if (p !== 'profiling') notes.push(`${c} record(s) of phase "${p}" dropped (only "profiling" records are measured)`);
-  if (kept.length === 0) fail(file, 'has no records of phase "profiling"');
+  if (kept.length === 0) fail(file, 'has no records of phase "profiling" (only warmup): the run has no requests, so there is nothing to compute');
   const oct2025 = kept.some((x) => x.ns.request_start_ns === null && x.ns.timestamp_ns !== null);
   const startOf = (x: Raw): bigint | null => x.ns.request_start_ns ?? x.ns.timestamp_ns;
 

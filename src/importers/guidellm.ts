@@ -136,6 +136,7 @@ function readBenchmark(r: Reader, raw: Json, index: number, count: number, pre03
   const sortedRecords = order.map((i) => records[i]);
   const sortedLast = order.map((i) => lastTokenT[i]);
 
+  if (sortedRecords.length === 0 && outside === 0) r.fail(`${at}.requests are empty: the run has no requests, so there is nothing to compute`);
   if (sortedRecords.length === 0) r.fail(`${at}: no request overlaps the measured window, so there is nothing to compute`);
   const missing: string[] = [
     'no per-chunk times (GuideLLM keeps first and last token times and a count): ITL gaps and TPOT-with-gaps cannot be computed; per-request TPOT uses last_token_iteration',
