@@ -296,7 +296,7 @@ const isMetricResult = (v: Json | undefined): boolean => isObject(v) && typeof v
  * versions) or at the top level (`JsonExportData` from mid-Oct 2025 on,
  * aiperf/common/models/export_models.py), each `{unit, avg, p1 … p99, std}`.
  */
-export function isAggregateExport(v: Json): v is JsonObject {
+export function isAggregateExport(v: Json): boolean {
   if (!isObject(v) || isObject(v.metadata)) return false;
   if (isObject(v.records) && Object.values(v.records).some(isMetricResult)) return true;
   return ['request_latency', 'time_to_first_token', 'request_throughput', 'ttft'].some((k) => isMetricResult(v[k]));
