@@ -13,6 +13,7 @@ const FIX: Record<Format, string> = {
   llmperf: 'llmperf_individual_responses.json',
   sglang: 'sglang-bench-serving.jsonl',
   'mlperf-detail': 'mlperf_log_detail.txt',
+  'mlperf-summary': 'mlperf_log_summary.txt',
   'mlperf-trace': 'mlperf_log_trace.json',
 };
 const text = (f: Format): string => readFileSync(join(DIR, FIX[f]), 'utf8');
@@ -43,7 +44,7 @@ describe('detectFormat', () => {
   it('unknown content → UserError listing the formats and --format', () => {
     const e = userError(() => importResult('mystery.json', '{"hello": 1}'));
     expect(e.message).toMatch(/^mystery\.json: cannot tell which tool/);
-    expect(e.message).toContain('vllm, aiperf, guidellm, llmperf, sglang, mlperf-detail, mlperf-trace');
+    expect(e.message).toContain('vllm, aiperf, guidellm, llmperf, sglang, mlperf-detail, mlperf-summary, mlperf-trace');
     expect(e.message).toContain('--format');
   });
   it('importResultFile reads from disk and names a missing file', async () => {
@@ -139,7 +140,8 @@ describe('GuideLLM benchmarks.json', () => {
     expect(recs).toHaveLength(4);
     expect(recs.map((r) => r.ok)).toEqual([true, true, true, false]);
     const q0 = recs[0];
-    expect(q0.dueT).toBeCloseTo(0, 6);
+    // a concurrent profile has no per-request schedule: targeted_start is not a due time
+    expect(q0.dueT).toBeNull();
     expect(q0.sendT).toBeCloseTo(0.002, 6);
     expect(q0.firstT).toBeCloseTo(0.202, 6);
     expect(q0.finishT).toBeCloseTo(1.004, 6);
@@ -147,7 +149,20 @@ describe('GuideLLM benchmarks.json', () => {
     expect(q0.chunkTimes).toBeNull();
     expect(q0.outputTokens).toBe(5);
     expect(q0.inputTokens).toBe(512);
-    expect(recs[2].dueT).toBeCloseTo(1.004, 6);
+    expect(res.lacks).toContain('schedule');
+  });
+  it('the request schema tells the version: info.timings is 0.4 on, even without metadata', () => {
+    const doc = JSON.parse(text('guidellm'));
+    delete doc.metadata;
+    expect(importResult('benchmarks.json', JSON.stringify(doc)).version).toMatch(/^GuideLLM 0\.4 or later/);
+    expect(res.version).toMatch(/^GuideLLM 0\.4\.0\.dev/);
+  });
+  it('a rate profile keeps targeted_start as the due time', () => {
+    const doc = JSON.parse(text('guidellm'));
+    doc.benchmarks[0].config.strategy = { type_: 'poisson', rate: 2 };
+    const recs2 = importResult('benchmarks.json', JSON.stringify(doc)).run.records;
+    expect(recs2[0].dueT).toBeCloseTo(0, 6);
+    expect(recs2[2].dueT).toBeCloseTo(1.004, 6);
   });
   it('GuideLLM’s own TPOT recomputes from the records + lastTokenT', () => {
     // time_per_output_token_ms = 1000·(last − request_start)/output_tokens: q1 → 210 ms
@@ -162,12 +177,18 @@ describe('GuideLLM benchmarks.json', () => {
     expect(res.missing[0]).toMatch(/ITL/);
     expect(res.reported['time_to_first_token_ms.mean']).toEqual({ value: 0.2, unit: 's' });
   });
-  it('a sweep with several benchmarks needs --entry', () => {
+  it('a sweep lists its benchmarks side by side; --entry picks one, and only readable ones are offered', () => {
     const doc = JSON.parse(text('guidellm'));
-    doc.benchmarks.push(doc.benchmarks[0]);
-    const e = userError(() => importResult('sweep.json', JSON.stringify(doc)));
-    expect(e.message).toBe('sweep.json: holds 2 benchmarks (a sweep); choose one with --entry 0…1');
+    doc.benchmarks.push(doc.benchmarks[0], { start_time: 'soon' });
+    const all = importResult('sweep.json', JSON.stringify(doc));
+    expect(all.run.records).toHaveLength(0);
+    expect(all.runs!.map((r) => r.index)).toEqual([0, 1, 2]);
+    expect(all.runs![2].unreadable).toMatch(/start_time should be a number/);
+    expect(all.runs![0].reported['time_to_first_token_ms.mean'].value).toBe(0.2);
+    expect(all.missing[0]).toMatch(/--entry N \(N = 0, 1\)$/);
     expect(importResult('sweep.json', JSON.stringify(doc), { entry: 1 }).run.records).toHaveLength(4);
+    expect(userError(() => importResult('sweep.json', JSON.stringify(doc), { entry: 3 })).message).toBe('sweep.json: --entry 3 is out of range: the file holds 3 benchmarks (a sweep), numbered 0 to 2');
+    expect(userError(() => importResult('one.json', text('guidellm'), { entry: 1 })).message).toBe('one.json: --entry 1: the file holds one run; leave --entry out');
   });
 });
 
@@ -231,17 +252,17 @@ describe('malformed files → one-line UserError naming file and problem', () =>
   it('truncated JSON', () => {
     const t = text('vllm');
     const e = userError(() => importResult('run.json', t.slice(0, t.length / 2), { format: 'vllm' }));
-    expect(e.message).toMatch(/^run\.json: invalid JSON \(truncated\?\)/);
+    expect(e.message).toMatch(/^run\.json: invalid JSON \(the text ends early: truncated\?\)/);
   });
   it('truncated JSON, format from the file name', () => {
     const t = text('guidellm');
     const e = userError(() => importResult('out/benchmarks.json', t.slice(0, 400)));
-    expect(e.message).toMatch(/^out\/benchmarks\.json: invalid JSON \(truncated\?\)/);
+    expect(e.message).toMatch(/^out\/benchmarks\.json: invalid JSON \(the text ends early: truncated\?\)/);
   });
   it('truncated JSON lines name the line', () => {
     const t = text('aiperf');
     const e = userError(() => importResult('profile_export.jsonl', t.slice(0, t.length - 200)));
-    expect(e.message).toMatch(/^profile_export\.jsonl: invalid JSON on line 5 \(truncated\?\)/);
+    expect(e.message).toMatch(/^profile_export\.jsonl: invalid JSON on line 5 \(the text ends early: truncated\?\)/);
   });
   it('wrong units: a ttft in ms where seconds are documented', () => {
     const obj = JSON.parse(text('vllm'));
@@ -266,7 +287,7 @@ describe('malformed files → one-line UserError naming file and problem', () =>
     const arr = JSON.parse(text('llmperf'));
     arr[1].end_to_end_latency_s = 2500;
     const e = userError(() => importResult('ir.json', JSON.stringify(arr)));
-    expect(e.message).toMatch(/^ir\.json: \[1\]: request_output_throughput_token_per_s × end_to_end_latency_s = 1\.200e\+5, not number_output_tokens = 120/);
+    expect(e.message).toMatch(/^ir\.json: \[1\]: request_output_throughput_token_per_s × end_to_end_latency_s = 1\.200e\+5, not number_output_tokens = 120 \(nor a message count at most that\)/);
   });
   it('wrong units: AIPerf metric with an unknown unit', () => {
     const t = text('aiperf').replace('"time_to_first_token":{"value":130.0,"unit":"ms"}', '"time_to_first_token":{"value":130.0,"unit":"tokens"}');
@@ -299,7 +320,7 @@ describe('malformed files → one-line UserError naming file and problem', () =>
   });
   it('another tool’s file under an explicit --format', () => {
     const e = userError(() => importResult('benchmarks.json', text('guidellm'), { format: 'vllm' }));
-    expect(e.message).toMatch(/^benchmarks\.json: not a vllm bench serve result: .*\(it looks like a guidellm file\)$/);
+    expect(e.message).toBe('benchmarks.json: not a vLLM benchmark result (--format vllm); it looks like a GuideLLM report: use --format guidellm, or leave --format out');
     const cases: [Format, Format][] = [
       ['aiperf', 'vllm'],
       ['guidellm', 'llmperf'],
@@ -314,7 +335,8 @@ describe('malformed files → one-line UserError naming file and problem', () =>
     for (const [asFormat, fileOf] of cases) {
       const err = userError(() => importResult(FIX[fileOf], text(fileOf), { format: asFormat }));
       expect(err.message, `${fileOf} as ${asFormat}`).toMatch(new RegExp(`^${FIX[fileOf].replace('.', '\\.')}: `));
-      expect(err.message, `${fileOf} as ${asFormat}`).toMatch(/not an?|does not start|no traceEvents|invalid JSON/);
+      expect(err.message, `${fileOf} as ${asFormat}`).toMatch(new RegExp(`: not an? .*\\(--format ${asFormat}\\); it looks like an? .*: use --format ${fileOf}, or leave --format out$`));
+      expect(err.message).not.toMatch(/invalid JSON|truncated/);
     }
   });
 });
@@ -386,5 +408,73 @@ describe('toVllmResult round trip', () => {
     expect(out.mean_tpot_ms).toBeCloseTo((1000 * tpots.reduce((s, x) => s + x, 0)) / tpots.length, 9);
     expect(out.completed).toBe(6);
     expect(out.request_throughput).toBeCloseTo(6 / run.endT, 12);
+  });
+});
+
+describe('reading the JSON the tools write', async () => {
+  const { parseJsonExact, parsePythonJson, repairLoadgenQuotes } = await import('../src/importers/json-text.ts');
+  it('Python’s NaN, Infinity and -Infinity outside strings, nothing else', () => {
+    expect(parsePythonJson('{"a": Infinity, "b": -Infinity, "c": [NaN, 1e-3], "s": "NaN Infinity"}')).toEqual({ a: Infinity, b: -Infinity, c: [NaN, 0.001], s: 'NaN Infinity' });
+    expect(() => parsePythonJson('{"a": inf}')).toThrow();
+    expect(() => parsePythonJson('{"a": Infinit}')).toThrow();
+  });
+  it('LoadGen’s ""text"" args and only that pattern', () => {
+    const fixed = repairLoadgenQuotes('{"args":{"key":""loadgen_version""}},{"args":{"message":""SUT name : ""}}');
+    expect(fixed.repaired).toBe(2);
+    expect(JSON.parse(`[${fixed.text}]`)).toEqual([{ args: { key: 'loadgen_version' } }, { args: { message: 'SUT name : ' } }]);
+    expect(repairLoadgenQuotes('{"a": 1,, "b": 2}').repaired).toBe(0);
+    const trace = text('mlperf-trace').replace('"traceEvents"', '"traceEvents" [');
+    expect(userError(() => importResult('t.json', trace, { format: 'mlperf-trace' })).message).toMatch(/^t\.json: invalid JSON/);
+  });
+  it('integers beyond 2^53 kept as their digits, others as numbers', () => {
+    expect(parseJsonExact('{"seed": 14276810075590677512, "n": 9007199254740991, "x": 1.12345678901234567, "s": "12345678901234567890"}')).toEqual({
+      seed: { bigint: '14276810075590677512' },
+      n: 9007199254740991,
+      x: 1.1234567890123457,
+      s: '12345678901234567890',
+    });
+  });
+  it('a byte-order mark is read', () => {
+    expect(importResult('bom.json', `\uFEFF${text('vllm')}`).format).toBe('vllm');
+    expect(importResult('bom.txt', `\uFEFF${text('mlperf-detail')}`).format).toBe('mlperf-detail');
+  });
+  it('the LoadGen summary: typed values, a 64-bit seed kept exact', () => {
+    const res = load('mlperf-summary');
+    expect(res.reported.mean_latency_ns).toEqual({ value: 2, unit: 's' });
+    expect(res.reported.completed_samples_per_second).toEqual({ value: 4, unit: '1/s' });
+    expect(res.reported.min_query_count).toEqual({ value: 100, unit: 'queries' });
+    expect(res.reported.qsl_rng_seed.exact).toBe('14276810075590677512');
+  });
+});
+
+describe('GuideLLM files that keep a sample of the requests', () => {
+  it('say so, and the agreement gives that as the reason', () => {
+    const doc = JSON.parse(text('guidellm'));
+    doc.benchmarks[0].metrics.request_totals = { successful: 30, errored: 1, incomplete: 0, total: 31 };
+    const res = importResult('sampled.json', JSON.stringify(doc));
+    expect(res.sampledFrom).toBe(30);
+    expect(res.notes.join(' ')).toMatch(/keeps 3 of the 30 successful requests/);
+    const totals = res.agreement.find((a) => a.key === 'request_totals.successful')!;
+    expect(totals.reason).toMatch(/sample of the requests/);
+  });
+  it('a NaN where a time is needed is named as such', () => {
+    const obj = JSON.parse(text('vllm'));
+    const t = JSON.stringify(obj).replace('"ttfts":[', '"ttfts":[NaN,').replace(/"ttfts":\[NaN,([^,\]]+),/, '"ttfts":[NaN,');
+    expect(userError(() => importResult('nan.json', t)).message).toBe('nan.json: ttfts[0] = NaN: a finite number is needed here');
+  });
+});
+
+describe('AIPerf aggregate export, both layouts', () => {
+  const agg = (top: boolean) => {
+    const metrics = { request_latency: { unit: 'ms', avg: 900, p50: 880, p99: 1500 }, request_throughput: { unit: 'requests/sec', avg: 9.5 } };
+    return JSON.stringify(top ? { ...metrics, input_config: {}, error_summary: [{ error_details: { code: 499 }, count: 2 }] } : { records: metrics, input_config: {} });
+  };
+  it.each([[false], [true]])('metrics at the top level: %s', (top) => {
+    const res = importResult('profile_export_aiperf.json', agg(top));
+    expect(res.format).toBe('aiperf');
+    expect(res.run.records).toHaveLength(0);
+    expect(res.reported['request_latency.avg']).toEqual({ value: 0.9, unit: 's' });
+    expect(res.reported['request_throughput.avg']).toEqual({ value: 9.5, unit: '1/s' });
+    if (top) expect(res.failures).toEqual({ 'cancelled (499)': 2 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli.ts';
@@ -76,5 +76,103 @@ describe('stopwatches metrics on real tools’ result files', () => {
       expect(f.value, `${d.tool}.${d.metric}`).not.toBeNull();
       expect(Math.abs(f.value! - d.value!), `${d.tool}.${d.metric}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(d.value!)));
     }
+  });
+});
+
+describe('stopwatches metrics under bad input and options', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sw-metrics-bad-'));
+  const write = (name: string, body: string): string => {
+    const p = join(dir, name);
+    writeFileSync(p, body);
+    return p;
+  };
+  const sim = {
+    preemptions: 0, steps: 3, makespan: 0.7,
+    requests: { due_t: [0, 0.1], send_t: [0, 0.1], first_t: [0.2, 0.5], finish_t: [0.6, 0.7], npre: [0, 0], token_times: [[0.2, 0.3, 0.5, 0.6], [0.5, 0.6, 0.7]] },
+  };
+  const withRequests = (patch: Record<string, unknown>) => JSON.stringify({ ...sim, requests: { ...sim.requests, ...patch } });
+  const oneLine = async (args: string[], msg: RegExp): Promise<string> => {
+    const r = await cli(args);
+    expect(r.code, r.err + r.out).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(msg);
+    return r.err;
+  };
+
+  it.each([
+    ['reversed-tokens.json', withRequests({ token_times: [[0.2, 0.5, 0.3, 0.6], [0.5, 0.6, 0.7]] }), /reversed-tokens\.json: requests\.token_times\[0\]\[2\] = 0\.3 is before token_times\[0\]\[1\] = 0\.5/],
+    ['negative.json', withRequests({ send_t: [-1, 0.1], due_t: [-1, 0.1] }), /negative\.json: requests\.due_t\[0\] = -1 is negative/],
+    ['finish-first.json', withRequests({ finish_t: [0.1, 0.7] }), /finish-first\.json: requests\.finish_t\[0\] = 0\.1 is before first_t\[0\] = 0\.2/],
+    ['first-send.json', withRequests({ send_t: [0.3, 0.1] }), /first-send\.json: requests\.first_t\[0\] = 0\.2 is before send_t\[0\] = 0\.3/],
+  ])('a simulator result with impossible times (%s) is refused naming the field', async (name, body, msg) => {
+    await oneLine(['metrics', write(name, body)], msg);
+  });
+
+  it('a UTF-8 byte-order mark is read, in a simulator result and in a tool’s file', async () => {
+    const a = await cli(['metrics', write('bom-sim.json', `\uFEFF${JSON.stringify(sim)}`), '--json']);
+    expect(a.code, a.err).toBe(0);
+    const vllm = readFileSync(join(FIX, 'vllm-bench-serve.json'), 'utf8');
+    const b = await cli(['metrics', write('bom-vllm.json', `\uFEFF${vllm}`), '--json']);
+    expect(b.code, b.err).toBe(0);
+    expect(JSON.parse(b.out).format).toBe('vllm');
+  });
+
+  it('a valid file read with the wrong --format says what it looks like, not “invalid JSON”', async () => {
+    const err = await oneLine(['metrics', join(FIX, 'vllm-bench-serve.json'), '--format', 'aiperf'], /not an AIPerf export \(--format aiperf\); it looks like a vLLM benchmark result: use --format vllm/);
+    expect(err).not.toMatch(/invalid JSON|truncated|a aiperf/);
+    await oneLine(['metrics', write('sim.json', JSON.stringify(sim)), '--format', 'vllm'], /not a vLLM benchmark result \(--format vllm\); it looks like a simulator result: use --format stopwatches/);
+    await oneLine(['metrics', join(FIX, 'benchmarks.json'), '--format', 'stopwatches'], /not a simulator result \(--format stopwatches\); it looks like a GuideLLM report: use --format guidellm/);
+  });
+
+  it('--entry is refused where the file holds one run, and only readable runs are offered', async () => {
+    await oneLine(['metrics', join(FIX, 'profile_export.jsonl'), '--entry', '1'], /--entry 1: an AIPerf export holds one run; leave --entry out/);
+    const line = readFileSync(join(FIX, 'sglang-bench-serving.jsonl'), 'utf8').trim();
+    const p = write('two.jsonl', `${line}\n${JSON.stringify({ ...JSON.parse(line), duration: -1 })}\n`);
+    const r = await cli(['metrics', p]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/recompute one with --entry 0\n/);
+    expect(r.out).toMatch(/\[1\] .*cannot be read: duration = -1/);
+    const ok = await cli(['metrics', p, '--entry', '0', '--json']);
+    expect(ok.code, ok.err).toBe(0);
+    await oneLine(['metrics', p, '--entry', '1'], /two\.jsonl: duration = -1/);
+  });
+
+  it('empty request lists: one rule for every format (exit 2, “the run has no requests”)', async () => {
+    const vllm = JSON.parse(readFileSync(join(FIX, 'vllm-bench-serve.json'), 'utf8'));
+    for (const k of ['start_times', 'ttfts', 'itls', 'latencies', 'queue_times', 'input_lens', 'output_lens', 'errors', 'generated_texts']) vllm[k] = [];
+    const sg = JSON.parse(readFileSync(join(FIX, 'sglang-bench-serving.jsonl'), 'utf8').trim());
+    for (const k of ['ttfts', 'itls', 'input_lens', 'output_lens', 'errors', 'generated_texts']) sg[k] = [];
+    const cases: [string, string][] = [
+      ['empty-sim.json', withRequests({ due_t: [], send_t: [], first_t: [], finish_t: [], npre: [], token_times: [] })],
+      ['empty-vllm.json', JSON.stringify(vllm)],
+      ['empty-sglang.jsonl', JSON.stringify(sg)],
+      ['empty_individual_responses.json', '[]'],
+      ['empty-benchmarks.json', (() => {
+        const g = JSON.parse(readFileSync(join(FIX, 'benchmarks.json'), 'utf8'));
+        g.benchmarks[0].requests = { successful: [], errored: [], incomplete: [] };
+        return JSON.stringify(g);
+      })()],
+    ];
+    for (const [name, body] of cases) await oneLine(['metrics', write(name, body)], /the run has no requests, so there is nothing to compute/);
+  });
+
+  it.each([
+    ['--llmperf-extra-messages', '1e9', /--llmperf-extra-messages must be a whole number ≥ 0 and ≤ 8, got "1e9"/],
+    ['--llmperf-extra-messages', '-1', /≥ 0 and ≤ 8/],
+    ['--llama2-inflation', '1000', /--llama2-inflation must be a number ≥ 0\.5 and ≤ 3/],
+    ['--entry', '2.5', /--entry must be a whole number/],
+    ['--ttft-deadline', '1e12', /--ttft-deadline must be a number > 0 and ≤ 600/],
+  ])('absurd option %s %s is refused with its bounds', async (flag, v, msg) => {
+    await oneLine(['metrics', join(FIX, 'vllm-bench-serve.json'), flag, v], msg);
+  });
+
+  it('the grouped table folds refused rows into one line per reason', async () => {
+    const r = await cli(['metrics', join(FIX, 'llmperf_individual_responses.json')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^TTFT\s+vllm/m);
+    expect(r.out).toMatch(/^ {2}not in this file: per-chunk times → \d+ definitions/m);
+    const reasons = r.out.split('Not computed:')[1].split('\n\n')[0].trim().split('\n');
+    expect(new Set(reasons).size).toBe(reasons.length);
+    expect(r.out.split('\n').length).toBeLessThan(100);
   });
 });

@@ -1,70 +1,102 @@
 /**
- * `stopwatches metrics FILE [--format F] [--json]`: every tool's definition
- * applied to the same run, side by side, with units and sample sizes. FILE is
- * the output of `stopwatches simulate CASE.json --tokens` or a real tool's
- * result file (format detected, or named with --format); definitions the file
- * cannot support are listed with the reason instead of a number.
+ * `stopwatches metrics FILE [--format F] [--entry N] [--json]`: every tool's
+ * definition applied to the same run, grouped by quantity with the tools side
+ * by side, the file's own aggregates beside our recomputation (agreement), and
+ * what the file cannot support folded into one line per reason. FILE is the
+ * output of `stopwatches simulate CASE.json --tokens` or a real tool's result
+ * file (format detected, or named with --format).
  */
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 
-function positive(name: string) {
+/** A number option within bounds a real run can need; anything else is a typo. */
+function bounded(name: string, lo: number, hi: number, opts: { integer?: boolean; openLow?: boolean } = {}) {
   return (v: string): number => {
     const x = Number(v);
-    if (!(x > 0) || !Number.isFinite(x)) throw new UserError(`${name} must be a positive number, got "${v}"`);
+    const kind = opts.integer ? 'a whole number' : 'a number';
+    const low = opts.openLow ? `> ${lo}` : `≥ ${lo}`;
+    if (v.trim() === '' || !Number.isFinite(x) || (opts.integer && !Number.isInteger(x)) || (opts.openLow ? x <= lo : x < lo) || x > hi) {
+      throw new UserError(`${name} must be ${kind} ${low} and ≤ ${hi}, got "${v}"`);
+    }
     return x;
   };
 }
+
+const fmt = (v: number): string => String(+v.toPrecision(6));
 
 export function register(program: Command): void {
   program
     .command('metrics')
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
     .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or vLLM, AIPerf, GuideLLM, LLMPerf, SGLang or MLPerf results')
-    .option('--format <name>', 'stopwatches, vllm, aiperf, guidellm, llmperf, sglang, mlperf-detail or mlperf-trace (default: detected)')
-    .option('--entry <n>', 'which run of a file that holds several (0-based)')
-    .option('--json', 'print JSON rows instead of a table')
-    .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment)', positive('--llama2-inflation'))
-    .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content (default 1: the role chunk)')
-    .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds', positive('--ttft-deadline'))
-    .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds', positive('--tbt-deadline'))
-    .action(async (file: string, opts: { format?: string; entry?: string; json?: boolean; llama2Inflation?: number; llmperfExtraMessages?: string; ttftDeadline?: number; tbtDeadline?: number }) => {
+    .option('--format <name>', 'stopwatches, vllm, aiperf, guidellm, llmperf, sglang, mlperf-detail, mlperf-summary or mlperf-trace (default: detected)')
+    .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', bounded('--entry', 0, 1e6, { integer: true }))
+    .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
+    .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', bounded('--llama2-inflation', 0.5, 3))
+    .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', bounded('--llmperf-extra-messages', 0, 8, { integer: true }))
+    .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', bounded('--ttft-deadline', 0, 600, { openLow: true }))
+    .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', bounded('--tbt-deadline', 0, 60, { openLow: true }))
+    .action(async (file: string, opts: { format?: string; entry?: number; json?: boolean; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
       const { loadMetricsInput, markUnsupported } = await import('../importers/for-metrics.ts');
-      const { metricsReport, formatReport } = await import('../metrics/report.ts');
-      let entry: number | undefined;
-      if (opts.entry !== undefined) {
-        entry = Number(opts.entry);
-        if (!Number.isInteger(entry) || entry < 0) throw new UserError(`--entry must be a whole number ≥ 0, got "${opts.entry}"`);
-      }
-      const input = await loadMetricsInput(file, { format: opts.format, entry });
-      const run = input.run;
-      if (run.records.length > 0 && run.records.every((r) => !r.ok)) throw new UserError(`${file}: no request produced a token`);
-      let extra: number | undefined;
-      if (opts.llmperfExtraMessages !== undefined) {
-        extra = Number(opts.llmperfExtraMessages);
-        if (!Number.isInteger(extra) || extra < 0) throw new UserError(`--llmperf-extra-messages must be a whole number ≥ 0, got "${opts.llmperfExtraMessages}"`);
-      }
+      const { metricsReport, formatGrouped } = await import('../metrics/report.ts');
       if ((opts.ttftDeadline === undefined) !== (opts.tbtDeadline === undefined)) {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
+      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      const run = input.run;
+      if (run.records.length > 0 && run.records.every((r) => !r.ok)) throw new UserError(`${file}: no request succeeded, so there is nothing to compute`);
+      // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
+      const llmperfFile = input.format === 'llmperf';
+      const defs = input.definitions;
       const rows = run.records.length === 0 ? [] : markUnsupported(metricsReport(run, {
-        llama2Inflation: opts.llama2Inflation ?? null,
-        llmperfNonContentMessages: extra,
+        llama2Inflation: llmperfFile ? 1 : opts.llama2Inflation ?? null,
+        llmperfNonContentMessages: opts.llmperfExtraMessages,
         etalon: opts.ttftDeadline !== undefined && opts.tbtDeadline !== undefined ? { ttftS: opts.ttftDeadline, tbtS: opts.tbtDeadline } : null,
+        guidellmVersion: defs && 'guidellm' in defs ? defs.guidellm : undefined,
+        guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
+        llmperfVersion: defs && 'llmperf' in defs ? defs.llmperf : undefined,
       }), input);
+      const ok = run.records.filter((r) => r.ok).length;
       if (opts.json) {
-        const { format, missing, notes, reported } = input;
-        process.stdout.write(JSON.stringify({ source: run.source, format, requests: run.records.length, missing, notes, reported, rows }, null, 1) + '\n');
-      } else {
-        let out = `${run.source} (${input.format}): ${run.records.length} requests\n`;
-        if (rows.length) out += formatReport(rows);
-        if (input.reported && Object.keys(input.reported).length) {
-          out += '\nWhat the tool itself reported:\n';
-          for (const [k, v] of Object.entries(input.reported)) out += `  ${k.padEnd(40)} ${String(+v.value.toPrecision(6)).padStart(12)} ${v.unit}\n`;
-        }
-        for (const m of input.missing) out += `cannot compute: ${m}\n`;
-        for (const n of input.notes) out += `note: ${n}\n`;
-        process.stdout.write(out);
+        const { format, version, missing, notes, reported, failures, agreement, runs } = input;
+        process.stdout.write(JSON.stringify({ source: run.source, format, version, requests: run.records.length, successful: ok, failures, missing, notes, reported, agreement, ...(runs ? { runs } : {}), rows }, null, 1) + '\n');
+        return;
       }
+      const failed = Object.entries(input.failures);
+      let out = `${file}\n  ${input.version} (--format ${input.format})\n`;
+      out += `  ${run.records.length} requests${run.records.length ? `, ${ok} successful` : ''}${failed.length ? `; failed: ${failed.map(([k, v]) => `${v} × ${k}`).join(', ')}` : ''}\n\n`;
+      if (rows.length) out += formatGrouped(rows) + '\n';
+      if (input.agreement.length) {
+        out += 'The file’s own aggregates vs recomputed from its per-request data (same definition, same version):\n';
+        const w = Math.max(...input.agreement.map((a) => a.key.length));
+        out += `  ${'key'.padEnd(w)}  ${'file'.padStart(12)}  ${'recomputed'.padStart(12)}  ${'unit'.padEnd(8)} ${'diff'.padStart(7)}\n`;
+        for (const a of input.agreement) {
+          // times in ms, as the tools print them (--json keeps seconds)
+          const k = a.unit === 's' ? 1000 : 1;
+          const rec = a.recomputed === null ? '—' : fmt(a.recomputed * k);
+          const rd = a.relDiff === null ? '' : `${(a.relDiff * 100).toFixed(2)}%`;
+          out += `  ${a.key.padEnd(w)}  ${fmt(a.reported * k).padStart(12)}  ${rec.padStart(12)}  ${(a.unit === 's' ? 'ms' : a.unit).padEnd(8)} ${rd.padStart(7)}${a.reason ? `  ${a.reason}` : ''}\n`;
+        }
+        out += '\n';
+      }
+      if (input.runs) {
+        out += `Runs in this file (own aggregates; --entry N recomputes one):\n`;
+        const keys = [...new Set(input.runs.flatMap((r) => Object.keys(r.reported)))];
+        for (const r of input.runs) out += `  [${r.index}] ${r.label}${r.unreadable ? ` — cannot be read: ${r.unreadable}` : ''}\n`;
+        const w = Math.max(0, ...keys.map((k) => k.length));
+        for (const k of keys) {
+          const unit = input.runs.find((r) => r.reported[k])!.reported[k].unit;
+          out += `  ${k.padEnd(w)}  ${input.runs.map((r) => (r.reported[k] ? fmt(r.reported[k].value) : '—').padStart(12)).join('')}  ${unit}\n`;
+        }
+        out += '\n';
+      } else if (run.records.length === 0 && input.reported && Object.keys(input.reported).length) {
+        out += 'What the tool itself reported (SI units):\n';
+        const w = Math.max(...Object.keys(input.reported).map((k) => k.length));
+        for (const [k, v] of Object.entries(input.reported)) out += `  ${k.padEnd(w)}  ${(v.exact ?? fmt(v.value)).padStart(20)} ${v.unit}\n`;
+        out += '\n';
+      }
+      for (const m of input.missing) out += `cannot compute: ${m}\n`;
+      for (const n of input.notes) out += `note: ${n}\n`;
+      process.stdout.write(out);
     });
 }

@@ -4,7 +4,8 @@
  * `run.json: ttfts[3] = 40000 s is implausible …`.
  */
 import { UserError } from '../errors.ts';
-import type { Reported } from './types.ts';
+import { parsePythonJson, stripBom } from './json-text.ts';
+import type { Reported, RunEntry } from './types.ts';
 
 /**
  * No single request of an LLM benchmark takes an hour: a per-request time
@@ -23,23 +24,28 @@ export function fail(file: string, problem: string): never {
   throw new UserError(`${file}: ${problem}`);
 }
 
-/** JSON.parse with a one-line error that says where the text stopped making sense. */
+/**
+ * JSON.parse (Python's NaN/Infinity literals and a byte-order mark accepted)
+ * with a one-line error that says where the text stopped making sense; only
+ * an error at the very end of the text is called a cut-short file.
+ */
 export function parseJson(file: string, text: string, what = 'JSON'): Json {
+  const body = stripBom(text);
   try {
-    return JSON.parse(text) as Json;
+    return parsePythonJson(body);
   } catch (err) {
     const msg = (err as Error).message.split('\n')[0];
-    // V8 names the offset; an error at the very end of the text means the file was cut short.
     const pos = /position (\d+)/.exec(msg);
-    const truncated = /end of (JSON )?input|Unterminated/i.test(msg) || (pos !== null && Number(pos[1]) >= text.trimEnd().length);
-    fail(file, `invalid ${what}${truncated ? ' (truncated?)' : ''}: ${msg}`);
+    // only an error at the very end of the text means the file was cut short
+    const truncated = pos === null ? /end of (JSON )?input|Unterminated string/i.test(msg) : Number(pos[1]) >= body.trimEnd().length - 1;
+    fail(file, `invalid ${what}${truncated ? ' (the text ends early: truncated?)' : ''}: ${msg}`);
   }
 }
 
 /** Non-empty lines of a JSON-lines file, each parsed; errors name the line. */
 export function parseJsonLines(file: string, text: string): { line: number; value: Json }[] {
   const out: { line: number; value: Json }[] = [];
-  const lines = text.split(/\r?\n/);
+  const lines = stripBom(text).split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const s = lines[i].trim();
     if (s === '') continue;
@@ -51,19 +57,19 @@ export function parseJsonLines(file: string, text: string): { line: number; valu
 
 /** A whole JSON document, or JSON lines when the whole does not parse but the first line does. */
 export function parseJsonOrLines(file: string, text: string): Json[] {
+  const body = stripBom(text);
   try {
-    return [JSON.parse(text) as Json];
+    return [parsePythonJson(body)];
   } catch {
-    const first = text.split(/\r?\n/).find((l) => l.trim() !== '');
-    if (first !== undefined) {
-      try {
-        JSON.parse(first);
-        return parseJsonLines(file, text).map((l) => l.value);
-      } catch {
-        /* fall through to the whole-file error */
-      }
+    const first = body.split(/\r?\n/).find((l) => l.trim() !== '');
+    let lines = false;
+    try {
+      if (first !== undefined && first.trim() !== body.trim()) lines = (parsePythonJson(first), true);
+    } catch {
+      /* not JSON lines: the whole-file error below says where it broke */
     }
-    return [parseJson(file, text)];
+    if (lines) return parseJsonLines(file, body).map((l) => l.value);
+    return [parseJson(file, body)];
   }
 }
 
@@ -97,7 +103,8 @@ export class Reader {
   }
 
   number(v: Json | undefined, where: string): number {
-    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`${where} should be a number, found ${typeName(v)}${typeof v === 'string' ? ` "${v}"` : ''}`);
+    if (typeof v === 'number' && !Number.isFinite(v)) this.fail(`${where} = ${v}: a finite number is needed here`);
+    if (typeof v !== 'number') this.fail(`${where} should be a number, found ${typeName(v)}${typeof v === 'string' ? ` "${v}"` : ''}`);
     return v;
   }
 
@@ -136,20 +143,6 @@ export class Reader {
     if (a.length !== n) this.fail(`${key} has ${a.length} entries but the file describes ${n} requests`);
     return a;
   }
-}
-
-/** Pick one run from a file that holds several; errors say how to choose. */
-export function pickEntry<T>(file: string, entries: T[], entry: number | undefined, what: string): T {
-  if (entry !== undefined) {
-    if (!Number.isInteger(entry) || entry < 0 || entry >= entries.length) {
-      fail(file, `--entry ${entry} is out of range: the file holds ${entries.length} ${what} (0…${entries.length - 1})`);
-    }
-    return entries[entry];
-  }
-  if (entries.length !== 1) {
-    fail(file, `holds ${entries.length} ${what}; choose one with --entry 0…${entries.length - 1}`);
-  }
-  return entries[0];
 }
 
 /** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
@@ -192,9 +185,56 @@ export function summaryKeyUnit(key: string): { scale: number; unit: string } | n
 /** Parse the request-rate field the Python tools write: a number, or "inf". */
 export function parseRate(r: Reader, v: Json | undefined, where: string): number | null {
   if (v === undefined || v === null) return null;
-  if (v === 'inf' || v === 'Infinity' || v === 'infinity') return Infinity;
+  if (v === Infinity || v === 'inf' || v === 'Infinity' || v === 'infinity') return Infinity;
   if (typeof v === 'string' && Number.isFinite(Number(v))) return Number(v);
   const n = r.number(v, where);
   if (n <= 0) r.fail(`${where} = ${n}; a request rate must be > 0 (or "inf")`);
   return n;
+}
+
+/**
+ * A file that holds several runs (appended JSON lines, a GuideLLM sweep):
+ * with --entry, that run; with one run, that run; otherwise every run's
+ * settings and own aggregates side by side and no records (nothing is
+ * guessed). Only runs that import are offered as an --entry.
+ */
+export function selectRun<T, R extends { run: { records: unknown[] }; missing: string[]; lacks: string[]; reported: Record<string, Reported>; runs?: RunEntry[] }>(
+  file: string,
+  entries: T[],
+  entry: number | undefined,
+  what: string,
+  read: (e: T, index: number) => R,
+  label: (e: T, index: number) => string,
+): R {
+  if (entries.length === 0) fail(file, `holds no ${what}`);
+  const tryRead = (e: T, i: number): R | string => {
+    try {
+      return read(e, i);
+    } catch (err) {
+      if (err instanceof UserError) return err.message.startsWith(`${file}: `) ? err.message.slice(file.length + 2) : err.message;
+      throw err;
+    }
+  };
+  if (entry !== undefined) {
+    if (!Number.isInteger(entry) || entry < 0 || entry >= entries.length) {
+      fail(file, entries.length === 1 ? `--entry ${entry}: the file holds one run; leave --entry out` : `--entry ${entry} is out of range: the file holds ${entries.length} ${what}, numbered 0 to ${entries.length - 1}`);
+    }
+    return read(entries[entry], entry);
+  }
+  if (entries.length === 1) return read(entries[0], 0);
+  const results = entries.map(tryRead);
+  const first = results.find((x): x is R => typeof x !== 'string');
+  if (!first) fail(file, `none of its ${entries.length} ${what} can be read; the first: ${results[0] as string}`);
+  const runs: RunEntry[] = results.map((x, i) =>
+    typeof x === 'string' ? { index: i, label: label(entries[i], i), reported: {}, unreadable: x } : { index: i, label: label(entries[i], i), reported: x.reported },
+  );
+  const ok = runs.filter((x) => !x.unreadable).map((x) => x.index);
+  return {
+    ...first,
+    run: { ...first.run, records: [] },
+    reported: {},
+    runs,
+    missing: [`the file holds ${entries.length} ${what}: their own aggregates are shown side by side; recompute one with --entry ${ok.length === 1 ? ok[0] : `N (N = ${ok.join(', ')})`}`],
+    lacks: ['records'],
+  };
 }

@@ -1,11 +1,13 @@
 /**
  * Which tool wrote a result file: by content first (key signatures read from
- * each tool's writer, TOOLS.md §1.6–7.5), by file name only as a fallback
+ * each tool's writer; docs/definitions.md lists the files), by file name only as a fallback
  * (so a truncated `profile_export.jsonl` still reaches the AIPerf importer,
  * which then names the problem).
  */
 import { isObject, type Json, type JsonObject } from './common.ts';
-import type { Format } from './types.ts';
+import { isAggregateExport } from './aiperf.ts';
+import { parsePythonJson, stripBom } from './json-text.ts';
+import { FORMAT_NAMES, type Format } from './types.ts';
 
 const SGLANG_ONLY = [
   'total_output_tokens_retokenized',
@@ -45,6 +47,10 @@ export function sniffValue(v: Json): Format | null {
   if (Array.isArray(v.traceEvents)) return 'mlperf-trace';
   if (Array.isArray(v.benchmarks)) return 'guidellm';
   if (isObject(v.metadata) && isObject(v.metrics)) return 'aiperf';
+  // AIPerf's aggregate export (profile_export_aiperf.json): per-metric statistics under "records" or at the top level
+  if (isAggregateExport(v)) return 'aiperf';
+  // LLMPerf's _summary.json: flat results_* keys
+  if (Object.keys(v).some((k) => /^results_(ttft_s|end_to_end_latency_s|inter_token_latency_s)_/.test(k))) return 'llmperf';
   if (has(v, SGLANG_ONLY)) return 'sglang';
   if (has(v, VLLM_KEYS)) return 'vllm';
   if (has(v, LLMPERF_KEYS)) return 'llmperf';
@@ -59,6 +65,7 @@ function firstLine(text: string): string | undefined {
 export function formatFromName(path: string): Format | null {
   const name = path.split(/[\\/]/).pop()!.toLowerCase();
   if (name.includes('mlperf_log_detail')) return 'mlperf-detail';
+  if (name.includes('mlperf_log_summary')) return 'mlperf-summary';
   if (name.includes('mlperf_log_trace')) return 'mlperf-trace';
   if (name.includes('profile_export') && name.endsWith('.jsonl')) return 'aiperf';
   if (name.includes('individual_responses')) return 'llmperf';
@@ -67,17 +74,21 @@ export function formatFromName(path: string): Format | null {
 }
 
 /** Content-based detection of a whole file's text. */
-export function sniffText(text: string): Format | null {
+export function sniffText(raw: string): Format | null {
+  const text = stripBom(raw);
   const head = firstLine(text);
   if (head === undefined) return null;
   if (head.startsWith(':::MLLOG')) return 'mlperf-detail';
+  if (/^=+$/.test(head) && /^MLPerf Results Summary\s*$/m.test(text.slice(0, 400))) return 'mlperf-summary';
+  // LoadGen traces are not valid JSON (see json-text.ts); their opening is enough
+  if (/^\{\s*"traceEvents"\s*:\s*\[/.test(text.trimStart())) return 'mlperf-trace';
   try {
-    return sniffValue(JSON.parse(text) as Json);
+    return sniffValue(parsePythonJson(text));
   } catch {
     /* not one JSON document: try the first line (JSON lines) */
   }
   try {
-    return sniffValue(JSON.parse(head) as Json);
+    return sniffValue(parsePythonJson(head));
   } catch {
     return null;
   }
@@ -88,8 +99,8 @@ export function detectFormat(path: string, text: string): Format | null {
   return sniffText(text) ?? formatFromName(path);
 }
 
-/** For errors under an explicit --format: " (it looks like a GuideLLM file)" or "". */
+/** For errors under an explicit --format: " (it looks like an AIPerf file: --format aiperf)" or "". */
 export function looksLike(text: string): string {
   const f = sniffText(text);
-  return f ? ` (it looks like a ${f} file)` : '';
+  return f ? ` (it looks like ${FORMAT_NAMES[f]}: --format ${f})` : '';
 }

@@ -1,7 +1,17 @@
 /**
  * GuideLLM `benchmarks.json` (GenerativeBenchmarksReport; src/guidellm/schemas/
  * request_stats.py, benchmark/schemas/*, snapshot ee7a7745 2026-08-07 and the
- * newer schemas/base/request_stats.py 31c74ea27242; TOOLS.md §5.6).
+ * newer schemas/base/request_stats.py 31c74ea27242), and the report written
+ * up to 0.3.x (benchmark/benchmark.py at v0.3.1; per request flat `start_time`, `first_token_time`,
+ * `last_token_time`, `end_time` and `scheduler_info.targeted_start_time`),
+ * whose TPOT is defined differently (src/metrics/guidellm.ts).
+ *
+ * Measured window: a benchmark's `start_time`/`end_time` exclude warmup and
+ * cooldown; GuideLLM's own metrics keep the requests that overlap the window,
+ * and so do we (the others are counted in a note), with t = 0 at `start_time`.
+ * Schedule: only rate profiles (constant, poisson) have per-request due times;
+ * in synchronous, concurrent and throughput profiles every targeted start is
+ * the scheduler's start, so dueT stays null there.
  *
  * Units: `info.timings.*` are EPOCH SECONDS (time.time()); `request_latency` is
  * seconds; fields ending in `_ms` are milliseconds. One file can hold several
@@ -18,23 +28,37 @@
  * Requests come from requests.successful (ok) and requests.errored / incomplete (not ok).
  */
 import type { BenchmarkRun, RequestRecord } from '../metrics/records.ts';
-import { isObject, parseJson, pickEntry, Reader, type Json, type JsonObject } from './common.ts';
+import { isObject, parseJson, Reader, selectRun, type Json, type JsonObject } from './common.ts';
 import { looksLike } from './detect.ts';
-import type { Capability, ImportOptions, ImportResult, Reported } from './types.ts';
+import type { Capability, ImportOptions, Imported, Reported } from './types.ts';
 
 export const GUIDELLM_SOURCE = 'guidellm';
 
-export function importGuidellm(file: string, text: string, opts: ImportOptions = {}): ImportResult {
+export function importGuidellm(file: string, text: string, opts: ImportOptions = {}): Imported {
   const r: Reader = new Reader(file);
   const doc = parseJson(file, text);
   if (!isObject(doc) || !Array.isArray(doc.benchmarks)) {
     r.fail(`not a GuideLLM benchmarks.json: no "benchmarks" list at the top level${looksLike(text)}`);
   }
   const benchmarks = doc.benchmarks;
-  if (benchmarks.length === 0) r.fail('benchmarks is empty');
-  const index = opts.entry ?? (benchmarks.length === 1 ? 0 : undefined);
-  const b = r.object(pickEntry(file, benchmarks, index, 'benchmarks (a sweep)'), `benchmarks[${index}]`);
+  if (benchmarks.length === 0) r.fail('benchmarks is empty: the report holds no benchmark, so there is nothing to compute');
+  // The request schema tells the versions apart (0.4 added info.timings; `metadata` came later still)
+  const pre03 = !benchmarks.some(hasTimings);
+  const guidellmVersion = isObject(doc.metadata) && typeof doc.metadata.guidellm_version === 'string' ? doc.metadata.guidellm_version : null;
+  const version = pre03 ? 'GuideLLM up to 0.3.x (flat request times, scheduler_info)' : `GuideLLM ${guidellmVersion ?? '0.4 or later'} (info.timings)`;
+  const label = (e: Json, i: number): string => {
+    const st = isObject(e) ? strategyTypeOf(e) : '';
+    return `benchmark ${i}${st ? `: ${st}` : ''}`;
+  };
+  return selectRun(file, benchmarks, opts.entry, 'benchmarks (a sweep)', (e, index) => readBenchmark(r, e, index, benchmarks.length, pre03, version), label);
+}
+
+function readBenchmark(r: Reader, raw: Json, index: number, count: number, pre03: boolean, version: string): Imported {
+  const file = r.file;
   const at = `benchmarks[${index}]`;
+  const b = r.object(raw, at);
+  const { maxConcurrency, requestRate, type } = strategyOf(b);
+  const hasSchedule = requestRate !== null && Number.isFinite(requestRate);
 
   const start = r.number(b.start_time, `${at}.start_time`);
   const end = r.number(b.end_time, `${at}.end_time`);
@@ -43,6 +67,8 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
   if (start > 1e11) r.fail(`${at}.start_time = ${start} is too large for epoch seconds (milliseconds?)`);
 
   const reqs = r.object(b.requests, `${at}.requests`);
+  const failures: Record<string, number> = {};
+  let outside = 0;
   const groups: [string, boolean][] = [['successful', true], ['errored', false], ['incomplete', false]];
   const records: RequestRecord[] = [];
   const lastTokenT: (number | null)[] = [];
@@ -56,6 +82,7 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
       const where = `${at}.requests.${group}[${i}]`;
       const q = r.object(entry, where);
       const t = readTimings(r, q, where);
+      if (!ok) failures[group] = (failures[group] ?? 0) + 1;
       const rel = (x: number | null, name: string): number | null => {
         if (x === null) return null;
         const s = x - start;
@@ -64,11 +91,15 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
         return s;
       };
       const sendT = rel(t.request_start, 'request_start');
-      if (sendT === null) r.fail(`${where}: no request_start timing`);
+      if (sendT === null) {
+        // an errored or incomplete request may never have been sent: it is counted, not placed
+        if (ok) r.fail(`${where}: no request_start timing for a successful request`);
+        return;
+      }
       const finishT = rel(t.request_end, 'request_end') ?? sendT;
       const firstT = ok ? rel(t.first_token_iteration, 'first_token_iteration') : null;
       const lastT = ok ? rel(t.last_token_iteration, 'last_token_iteration') : null;
-      const dueT = rel(t.targeted_start, 'targeted_start');
+      const dueT = hasSchedule ? rel(t.targeted_start, 'targeted_start') : null;
       anyTarget ||= dueT !== null;
       if (finishT < sendT) r.fail(`${where}: request_end is ${(sendT - finishT).toPrecision(3)} s before request_start: the request finishes before it was sent`);
       r.duration(finishT - sendT, `${where}: request_end − request_start`);
@@ -79,6 +110,11 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
       const outputTokens = tokens(r, q, where, ['output_tokens'], 'output_metrics');
       anyInput ||= inputTokens !== null;
       anyOutput ||= outputTokens !== null;
+      // GuideLLM's metrics keep the requests that overlap the measured window [0, end − start]
+      if (finishT <= 0 || sendT >= end - start) {
+        outside++;
+        return;
+      }
       records.push({
         dueT,
         sendT,
@@ -90,6 +126,7 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
         outputTokens: ok ? outputTokens : null,
         ok,
         preemptions: null,
+        lastTokenT: lastT,
       });
       lastTokenT.push(lastT);
     });
@@ -99,12 +136,16 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
   const sortedRecords = order.map((i) => records[i]);
   const sortedLast = order.map((i) => lastTokenT[i]);
 
-  const { maxConcurrency, requestRate } = strategyOf(b);
+  if (sortedRecords.length === 0 && outside === 0) r.fail(`${at}.requests are empty: the run has no requests, so there is nothing to compute`);
+  if (sortedRecords.length === 0) r.fail(`${at}: no request overlaps the measured window, so there is nothing to compute`);
   const missing: string[] = [
     'no per-chunk times (GuideLLM keeps first and last token times and a count): ITL gaps and TPOT-with-gaps cannot be computed; per-request TPOT uses last_token_iteration',
   ];
   const lacks = new Set<Capability>(['chunkTimes', 'chunkTokens']);
-  if (!anyTarget) {
+  if (!hasSchedule) {
+    missing.push(`no per-request schedule: in a ${type || 'closed-loop'} profile every targeted start is the scheduler’s start, not a due time, so latency from the schedule cannot be computed`);
+    lacks.add('schedule');
+  } else if (!anyTarget) {
     missing.push('no targeted_start: scheduled times are unknown, so latency from the schedule cannot be computed');
     lacks.add('schedule');
   }
@@ -119,21 +160,41 @@ export function importGuidellm(file: string, text: string, opts: ImportOptions =
   const notes: string[] = [];
   const warm = typeof b.warmup_duration === 'number' ? b.warmup_duration : 0;
   const cool = typeof b.cooldown_duration === 'number' ? b.cooldown_duration : 0;
-  if (warm > 0 || cool > 0) notes.push(`the run had warmup ${warm} s / cooldown ${cool} s; GuideLLM's own metrics keep only requests overlapping the measured window, these records keep all`);
-  if (benchmarks.length > 1) notes.push(`benchmark ${index} of ${benchmarks.length} in the file`);
+  if (outside > 0 || warm > 0 || cool > 0) {
+    notes.push(`measured window ${(end - start).toFixed(1)} s${warm > 0 || cool > 0 ? ` (warmup ${warm.toFixed(1)} s and cooldown ${cool.toFixed(1)} s around it)` : ''}: ${outside} request(s) entirely outside it are left out, as GuideLLM’s own metrics leave them out`);
+  }
+  if (count > 1) notes.push(`benchmark ${index} of ${count} in the file`);
+  const counted = reportedOf(b, pre03)['request_totals.successful']?.value;
+  const kept = sortedRecords.filter((x) => x.ok).length;
+  const sampled = counted !== undefined && counted > kept + outside ? counted : undefined;
+  if (sampled !== undefined) notes.push(`the file keeps ${kept + outside} of the ${sampled} successful requests GuideLLM measured (sample_requests): what we recompute covers that sample`);
 
   const run: BenchmarkRun = { records: sortedRecords, source: GUIDELLM_SOURCE, maxConcurrency, requestRate, startT: 0, endT: end - start };
   return {
     file,
     format: 'guidellm',
+    version,
+    definitions: { guidellm: pre03 ? 'up-to-0.3' : '0.4+' },
+    ...(sampled !== undefined ? { sampledFrom: sampled } : {}),
+    failures,
     run,
     missing,
     lacks: [...lacks],
     notes,
     clock: `seconds after ${at}.start_time (epoch ${start} s)`,
     lastTokenT: sortedLast,
-    reported: reportedOf(b),
+    reported: reportedOf(b, pre03),
   };
+}
+
+/** Does any request of this benchmark carry `info.timings` (the schema from 0.4 on)? */
+function hasTimings(b: Json): boolean {
+  if (!isObject(b) || !isObject(b.requests)) return false;
+  for (const group of Object.values(b.requests)) {
+    if (!Array.isArray(group)) continue;
+    for (const q of group) if (isObject(q) && isObject(q.info) && isObject(q.info.timings)) return true;
+  }
+  return false;
 }
 
 type Timings = Record<'targeted_start' | 'request_start' | 'first_token_iteration' | 'last_token_iteration' | 'request_end', number | null>;
@@ -151,11 +212,12 @@ function readTimings(r: Reader, q: JsonObject, where: string): Timings {
       request_end: get('request_end'),
     };
   }
-  // Older reports (before info.timings): flat start_time / first_token_time / last_token_time / end_time.
+  // Reports up to 0.3.x: flat start_time / first_token_time / last_token_time / end_time, scheduler_info.targeted_start_time.
   const get = (k: string): number | null => r.optNumber(q[k], `${where}.${k}`);
   if (get('start_time') === null) r.fail(`${where}: no info.timings (nor start_time); is this a GuideLLM request entry?`);
+  const si = isObject(q.scheduler_info) ? q.scheduler_info : null;
   return {
-    targeted_start: null,
+    targeted_start: si ? r.optNumber(si.targeted_start_time, `${where}.scheduler_info.targeted_start_time`) : null,
     request_start: get('start_time'),
     first_token_iteration: get('first_token_time'),
     last_token_iteration: get('last_token_time'),
@@ -172,21 +234,33 @@ function tokens(r: Reader, q: JsonObject, where: string, direct: string[], metri
   return null;
 }
 
-function strategyOf(b: JsonObject): { maxConcurrency: number | null; requestRate: number | null } {
+function strategyObject(b: JsonObject): JsonObject | null {
   const cfg = isObject(b.config) ? b.config : {};
-  const s = (isObject(cfg.strategy) ? cfg.strategy : isObject(b.strategy) ? b.strategy : null) as JsonObject | null;
-  if (!s) return { maxConcurrency: null, requestRate: null };
-  const type = String(s.type_ ?? s.type ?? '');
+  const args = isObject(b.args) ? b.args : {};
+  return (isObject(cfg.strategy) ? cfg.strategy : isObject(b.strategy) ? b.strategy : isObject(args.strategy) ? args.strategy : null) as JsonObject | null;
+}
+
+function strategyTypeOf(b: JsonObject): string {
+  const s = strategyObject(b);
+  return s ? String(s.type_ ?? s.type ?? '') : '';
+}
+
+function strategyOf(b: JsonObject): { maxConcurrency: number | null; requestRate: number | null; type: string } {
+  const s = strategyObject(b);
+  if (!s) return { maxConcurrency: null, requestRate: null, type: '' };
+  const type = strategyTypeOf(b);
   const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  if (type === 'synchronous') return { maxConcurrency: 1, requestRate: null };
-  if (type === 'concurrent') return { maxConcurrency: num(s.streams), requestRate: null };
-  if (type === 'throughput') return { maxConcurrency: num(s.max_concurrency), requestRate: Infinity };
-  return { maxConcurrency: num(s.max_concurrency), requestRate: num(s.rate) };
+  if (type === 'synchronous') return { maxConcurrency: 1, requestRate: null, type };
+  if (type === 'concurrent') return { maxConcurrency: num(s.streams), requestRate: null, type };
+  if (type === 'throughput') return { maxConcurrency: num(s.max_concurrency), requestRate: Infinity, type };
+  return { maxConcurrency: num(s.max_concurrency), requestRate: num(s.rate), type };
 }
 
 /** GuideLLM's own summaries (metrics.<name>.successful.{mean,median,p99}), in SI units. */
-function reportedOf(b: JsonObject): Record<string, Reported> {
+function reportedOf(b: JsonObject, _pre03: boolean): Record<string, Reported> {
   const out: Record<string, Reported> = {};
+  const totals = isObject(b.metrics) && isObject(b.metrics.request_totals) ? b.metrics.request_totals : isObject(b.request_totals) ? b.request_totals : null;
+  if (totals && typeof totals.successful === 'number') out['request_totals.successful'] = { value: totals.successful, unit: 'requests' };
   if (!isObject(b.metrics)) return out;
   for (const [name, summary] of Object.entries(b.metrics)) {
     if (!isObject(summary) || !isObject(summary.successful)) continue;

@@ -9,26 +9,30 @@
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors.ts';
 import { importAiperf } from './aiperf.ts';
-import { detectFormat } from './detect.ts';
+import { computeAgreement } from './agreement.ts';
+import { detectFormat, sniffText } from './detect.ts';
 import { importGuidellm } from './guidellm.ts';
 import { importLlmperf } from './llmperf.ts';
-import { importMlperfDetail, importMlperfTrace } from './mlperf.ts';
+import { importMlperfDetail, importMlperfSummary, importMlperfTrace } from './mlperf.ts';
 import { importSglang } from './sglang.ts';
-import { FORMAT_DESCRIPTIONS, FORMATS, type Format, type ImportOptions, type ImportResult } from './types.ts';
+import { FORMAT_DESCRIPTIONS, FORMAT_NAMES, FORMATS, type Format, type ImportOptions, type Imported, type ImportResult } from './types.ts';
 import { importVllm } from './vllm.ts';
 
 export { detectFormat } from './detect.ts';
 export { toVllmResult } from './vllm.ts';
-export { FORMATS, FORMAT_DESCRIPTIONS } from './types.ts';
-export type { Capability, Format, ImportOptions, ImportResult, Reported } from './types.ts';
+export { FORMATS, FORMAT_DESCRIPTIONS, FORMAT_NAMES } from './types.ts';
+export type { Agreement, Capability, Format, ImportOptions, ImportResult, Reported, RunEntry } from './types.ts';
 
-const IMPORTERS: Record<Format, (file: string, text: string, opts: ImportOptions) => ImportResult> = {
+type Importer = (file: string, text: string, opts: ImportOptions) => Imported;
+
+const IMPORTERS: Record<Format, Importer> = {
   vllm: importVllm,
   aiperf: importAiperf,
   guidellm: importGuidellm,
   llmperf: importLlmperf,
   sglang: importSglang,
   'mlperf-detail': importMlperfDetail,
+  'mlperf-summary': importMlperfSummary,
   'mlperf-trace': importMlperfTrace,
 };
 
@@ -43,21 +47,28 @@ export function parseFormat(value: string): Format {
 
 /** Import from text already read. */
 export function importResult(path: string, text: string, opts: ImportOptions = {}): ImportResult {
-  if (text.trim() === '') throw new UserError(`${path}: is empty`);
+  if (text.replace(/^\uFEFF/, '').trim() === '') throw new UserError(`${path}: is empty`);
   let format = opts.format;
   if (format === undefined) {
     const detected = detectFormat(path, text);
     if (detected === null) {
-      const head = text.trimStart()[0];
+      const head = text.replace(/^\uFEFF/, '').trimStart()[0];
       const json = head === '{' || head === '[';
       throw new UserError(
-        `${path}: cannot tell which tool wrote this file${json ? ' (JSON, but no known keys; truncated?)' : ''}; ` +
+        `${path}: cannot tell which tool wrote this file${json ? ' (JSON, but none of the keys a supported tool writes)' : ''}; ` +
           `supported formats: ${FORMAT_LIST}; name one with --format`,
       );
     }
     format = detected;
+  } else {
+    // A readable file of another tool: say which, instead of a parse error of the wrong reader.
+    const seen = sniffText(text);
+    if (seen !== null && seen !== format) {
+      throw new UserError(`${path}: not ${FORMAT_NAMES[format]} (--format ${format}); it looks like ${FORMAT_NAMES[seen]}: use --format ${seen}, or leave --format out`);
+    }
   }
-  return IMPORTERS[format](path, text, opts);
+  const res = IMPORTERS[format](path, text, opts);
+  return { ...res, agreement: computeAgreement(res) };
 }
 
 /** Read and import a result file; the format is detected unless given. */

@@ -1,6 +1,13 @@
 /**
  * MLPerf LoadGen output files (mlcommons/inference loadgen/{loadgen.cc,
- * logging.h, logging.cc}, LoadGen v6.0.17; TOOLS.md §7.5).
+ * logging.h, logging.cc, results.cc}, LoadGen 4.0 to 6.0).
+ *
+ * Every LoadGen from 4.0 to 6.0 writes the trace's `LogDetail`/`LogSummary`
+ * string args as `""text""`, so no real trace is valid JSON: that exact
+ * pattern is repaired (json-text.ts), nothing else. The detail log's 64-bit
+ * seeds are kept exactly, and each `result_*` key is typed by what it is:
+ * `*_ns` and `result_time_to_output_token_*` are nanoseconds, `*_count` a
+ * number of queries, `*_per_sec` a rate, `*tokens_per_second` a token rate.
  *
  * `mlperf_log_detail.txt`: lines `:::MLLOG {json}`, each a key and a value.
  * It holds only LoadGen's settings and aggregates (`result_*` keys, latencies in
@@ -25,17 +32,40 @@
 import type { BenchmarkRun, RequestRecord } from '../metrics/records.ts';
 import { fail, isObject, parseJson, Reader, type Json, type JsonObject } from './common.ts';
 import { looksLike } from './detect.ts';
-import type { ImportOptions, ImportResult, Reported } from './types.ts';
+import { isBigIntText, parseJsonExact, repairLoadgenQuotes, stripBom } from './json-text.ts';
+import type { ImportOptions, Imported, Reported } from './types.ts';
 
 export const MLPERF_SOURCE = 'mlperf-loadgen';
 
 /** A trace timestamp beyond this (in µs, ≈ 116 days) is surely nanoseconds written as microseconds. */
 const MAX_TRACE_TS_US = 1e13;
 
-export function importMlperfDetail(file: string, text: string, _opts: ImportOptions = {}): ImportResult {
+/** What a LoadGen key holds, from its name: the scale to SI and the unit. */
+export function mlperfKeyUnit(key: string): { scale: number; unit: string } {
+  if (/_ns$|latency_ns|^result_time_to_output_token_(min|max|mean)$/.test(key)) return { scale: 1e-9, unit: 's' };
+  if (/_ms$|\(ms\)/.test(key)) return { scale: 1e-3, unit: 's' };
+  if (/_count$|query_count/.test(key)) return { scale: 1, unit: 'queries' };
+  if (/samples_per_query/.test(key)) return { scale: 1, unit: 'samples' };
+  if (/samples_per_sec|qps/.test(key)) return { scale: 1, unit: '1/s' };
+  if (/tokens_per_second|token_throughput/.test(key)) return { scale: 1, unit: 'tokens/s' };
+  return { scale: 1, unit: '' };
+}
+
+function noEntry(r: Reader, opts: ImportOptions): void {
+  if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: a LoadGen log holds one run; leave --entry out`);
+}
+
+const AGGREGATES_ONLY: Pick<Imported, 'lacks' | 'lastTokenT' | 'clock'> = {
+  lacks: ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'],
+  lastTokenT: null,
+  clock: 'none (aggregates only)',
+};
+
+export function importMlperfDetail(file: string, text: string, opts: ImportOptions = {}): Imported {
   const r: Reader = new Reader(file);
-  const values = new Map<string, Json>();
-  const lines = text.split(/\r?\n/);
+  noEntry(r, opts);
+  const values = new Map<string, Json | { bigint: string }>();
+  const lines = stripBom(text).split(/\r?\n/);
   let n = 0;
   for (let i = 0; i < lines.length; i++) {
     const s = lines[i].trim();
@@ -43,28 +73,37 @@ export function importMlperfDetail(file: string, text: string, _opts: ImportOpti
     if (!s.startsWith(':::MLLOG')) {
       fail(file, `line ${i + 1} does not start with ":::MLLOG"; not an mlperf_log_detail.txt${looksLike(text)}`);
     }
-    const v = parseJson(file, s.slice(':::MLLOG'.length).trim(), `JSON on line ${i + 1}`);
-    if (!isObject(v) || typeof v.key !== 'string') fail(file, `line ${i + 1}: an MLLOG entry needs a "key"`);
-    values.set(v.key, v.value ?? null);
+    let v;
+    try {
+      v = parseJsonExact(s.slice(':::MLLOG'.length).trim());
+    } catch (err) {
+      fail(file, `line ${i + 1}: invalid JSON after :::MLLOG: ${(err as Error).message.split('\n')[0]}`);
+    }
+    if (!isObject(v as Json) || typeof (v as JsonObject).key !== 'string') fail(file, `line ${i + 1}: an MLLOG entry needs a "key"`);
+    const o = v as JsonObject;
+    values.set(o.key as string, o.value ?? null);
     n++;
   }
   if (n === 0) fail(file, 'is empty');
 
   const reported: Record<string, Reported> = {};
   for (const [k, v] of values) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
     if (!k.startsWith('result_') && !k.startsWith('effective_')) continue;
-    if (/_ns$/.test(k) || (k.startsWith('result_') && /latency|per_output_token|time_to_output_token/.test(k))) {
+    if (isBigIntText(v)) {
+      reported[k] = { value: Number(v.bigint), unit: '', exact: v.bigint };
+      continue;
+    }
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    const u = mlperfKeyUnit(k);
+    if (u.unit === 's') {
       if (v < 0) fail(file, `${k} = ${v} is negative; times must be ≥ 0`);
-      if (v / 1e9 > 3600 * 24) fail(file, `${k} = ${v} ns is over a day: is it in nanoseconds?`);
-      reported[k] = { value: v / 1e9, unit: 's' };
-    } else if (/_ms$/.test(k)) reported[k] = { value: v / 1e3, unit: 's' };
-    else if (/samples_per_sec/.test(k) || /qps/.test(k)) reported[k] = { value: v, unit: '1/s' };
-    else if (/tokens_per_second/.test(k)) reported[k] = { value: v, unit: 'tokens/s' };
-    else reported[k] = { value: v, unit: '' };
+      if (v * u.scale > 3600 * 24) fail(file, `${k} = ${v} is over a day in ${u.scale === 1e-9 ? 'nanoseconds' : 'milliseconds'}: is the unit right?`);
+    }
+    reported[k] = { value: v * u.scale, unit: u.unit, ...(Number.isInteger(v) && !Number.isSafeInteger(v) ? { exact: String(v) } : {}) };
   }
   const scenario = values.get('effective_scenario') ?? values.get('requested_scenario');
   const qps = values.get('effective_target_qps');
+  const version = values.get('loadgen_version');
   const run: BenchmarkRun = {
     records: [],
     source: MLPERF_SOURCE,
@@ -77,19 +116,52 @@ export function importMlperfDetail(file: string, text: string, _opts: ImportOpti
   return {
     file,
     format: 'mlperf-detail',
+    version: `MLPerf LoadGen ${typeof version === 'string' ? version : '(version not logged)'}`,
     run,
     missing: [
-      'no per-sample records (the detail log holds only LoadGen’s aggregates): no definition can be recomputed; use mlperf_log_trace.json for per-sample times',
-      'no run window in per-request form; LoadGen’s own rates are shown as reported',
+      'no per-sample records (the detail log holds only LoadGen’s aggregates): no definition can be recomputed; mlperf_log_trace.json of the same run has per-sample times',
     ],
-    lacks: ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'],
+    ...AGGREGATES_ONLY,
     notes: [
       `scenario ${typeof scenario === 'string' ? scenario : 'unknown'}; result_validity ${typeof validity === 'string' ? validity : 'not logged'}`,
       'LoadGen measures every latency from the scheduled time (coordinated-omission-free by construction)',
     ],
-    clock: 'none (aggregates only)',
-    lastTokenT: null,
     reported,
+    failures: {},
+  };
+}
+
+/** `mlperf_log_summary.txt`: the human-readable `Name (unit) : value` lines. */
+export function importMlperfSummary(file: string, text: string, opts: ImportOptions = {}): Imported {
+  const r: Reader = new Reader(file);
+  noEntry(r, opts);
+  const body = stripBom(text);
+  if (!/MLPerf Results Summary/.test(body)) r.fail(`not an mlperf_log_summary.txt: no "MLPerf Results Summary" header${looksLike(text)}`);
+  const reported: Record<string, Reported> = {};
+  const settings: Record<string, string> = {};
+  for (const line of body.split(/\r?\n/)) {
+    const m = /^\s*([^:=*][^:]*?)\s*:\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    const name = m[1].trim();
+    const raw = m[2];
+    if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(raw)) {
+      const key = name.replace(/\s*\((ns|ms)\)$/, '_$1').replace(/\s+/g, '_').toLowerCase();
+      const u = mlperfKeyUnit(key);
+      reported[key] = { value: Number(raw) * u.scale, unit: u.unit, ...(/^\d{16,}$/.test(raw) && !Number.isSafeInteger(Number(raw)) ? { exact: raw } : {}) };
+    } else settings[name] = raw;
+  }
+  if (Object.keys(reported).length === 0) r.fail('has the summary header but no "name : number" lines');
+  const scenario = settings.Scenario;
+  return {
+    file,
+    format: 'mlperf-summary',
+    version: 'MLPerf LoadGen summary (version not written in this file)',
+    run: { records: [], source: MLPERF_SOURCE, maxConcurrency: null, requestRate: null, startT: 0, endT: 0 },
+    missing: ['aggregates only (the human-readable summary): no definition can be recomputed; mlperf_log_trace.json of the same run has per-sample times'],
+    ...AGGREGATES_ONLY,
+    notes: [`scenario ${scenario ?? 'unknown'}; result ${settings['Result is'] ?? 'not given'}`],
+    reported,
+    failures: {},
   };
 }
 
@@ -100,9 +172,11 @@ interface SampleEv {
   endTs: number | null;
 }
 
-export function importMlperfTrace(file: string, text: string, _opts: ImportOptions = {}): ImportResult {
+export function importMlperfTrace(file: string, text: string, opts: ImportOptions = {}): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJson(file, text);
+  noEntry(r, opts);
+  const { text: repairedText, repaired } = repairLoadgenQuotes(stripBom(text));
+  const doc = parseJson(file, repairedText);
   const events = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.traceEvents) ? doc.traceEvents : null;
   if (!events) r.fail(`not a LoadGen mlperf_log_trace.json: no traceEvents list${looksLike(text)}`);
 
@@ -205,8 +279,9 @@ export function importMlperfTrace(file: string, text: string, _opts: ImportOptio
     'no prompt lengths: input token throughput cannot be computed',
     'no per-chunk times: ITL and TPOT-with-gaps cannot be computed',
   ];
-  const lacks: ImportResult['lacks'] = ['chunkTimes', 'chunkTokens', 'inputTokens', 'outputTokens', 'serverTokenCounts'];
+  const lacks: Imported['lacks'] = ['chunkTimes', 'chunkTokens', 'inputTokens', 'outputTokens', 'serverTokenCounts'];
   const notes = [
+    ...(repaired ? [`${repaired} LogDetail/LogSummary args written as ""text"" by LoadGen were read as strings (that pattern only)`] : []),
     'LoadGen has no failed samples; every record is ok',
     'run window: trace origin to the last completion (LoadGen’s own rates divide by the time until the last-issued query finished)',
   ];
@@ -229,6 +304,8 @@ export function importMlperfTrace(file: string, text: string, _opts: ImportOptio
   return {
     file,
     format: 'mlperf-trace',
+    version: 'MLPerf LoadGen trace (4.0 to 6.0 write the same events)',
+    failures: {},
     run,
     missing,
     lacks,

@@ -1,8 +1,9 @@
 /**
  * SGLang `python -m sglang.bench_serving --output-file F.jsonl [--output-details]`
- * (python/sglang/benchmark/serving.py at 00f9ec472ffe; TOOLS.md §2.6).
+ * (python/sglang/benchmark/serving.py at 00f9ec472ffe; SGLang 0.5.x writes the same keys).
  *
- * JSON lines, one appended per run. Units: per-request arrays `ttfts`, `itls`
+ * JSON lines, one appended per run (several runs → --entry, or all side by side);
+ * Python's json writes the default rate as the bare literal `Infinity`. Units: per-request arrays `ttfts`, `itls`
  * are SECONDS; summary keys ending in `_ms` are milliseconds; `duration` is
  * seconds. Per-request arrays exist only with --output-details, and even then
  * there are NO start times and NO per-request end-to-end latencies.
@@ -20,45 +21,62 @@ import {
   isObject,
   parseJsonOrLines,
   parseRate,
-  pickEntry,
   Reader,
+  selectRun,
   summaryKeyUnit,
+  type Json,
   type JsonObject,
 } from './common.ts';
 import { looksLike, sniffValue } from './detect.ts';
-import type { Capability, ImportOptions, ImportResult } from './types.ts';
+import type { Capability, ImportOptions, Imported, ImportResult } from './types.ts';
 
 export const SGLANG_SOURCE = 'sglang-bench-serving';
 
-export function importSglang(file: string, text: string, opts: ImportOptions = {}): ImportResult {
+export function importSglang(file: string, text: string, opts: ImportOptions = {}): Imported {
   const r: Reader = new Reader(file);
   const entries = parseJsonOrLines(file, text);
-  const obj = pickEntry(file, entries, opts.entry, 'runs (JSON lines)');
-  if (!isObject(obj) || sniffValue(obj) !== 'sglang') {
-    r.fail(`not an SGLang bench_serving result: no mean_e2e_latency_ms, total_output_tokens_retokenized or similar keys${looksLike(text)}`);
-  }
-  return fromObject(r, obj);
+  const label = (e: Json): string => {
+    if (!isObject(e)) return 'not a result object';
+    const rate = e.request_rate === Infinity || e.request_rate === 'inf' ? 'inf' : e.request_rate;
+    const parts = [typeof e.tag === 'string' ? e.tag : null, `rate ${rate ?? '?'}`, `max concurrency ${e.max_concurrency ?? 'none'}`, e.completed != null ? `${e.completed} completed` : null];
+    return parts.filter((x) => x !== null).join(', ');
+  };
+  return selectRun(file, entries, opts.entry, 'runs (JSON lines)', (obj) => {
+    if (!isObject(obj) || sniffValue(obj) !== 'sglang') {
+      r.fail(`not an SGLang bench_serving result: no mean_e2e_latency_ms, total_output_tokens_retokenized or similar keys${looksLike(text)}`);
+    }
+    return fromObject(r, obj);
+  }, label);
 }
 
-function fromObject(r: Reader, obj: JsonObject): ImportResult {
-  const duration = r.number(obj.duration, 'duration');
-  if (duration <= 0) r.fail(`duration = ${duration}; the benchmark duration must be > 0 s`);
+function fromObject(r: Reader, obj: JsonObject): Imported {
+  const durationRaw = r.optNumber(obj.duration, 'duration');
+  if (durationRaw !== null && durationRaw <= 0) r.fail(`duration = ${durationRaw}; the benchmark duration must be > 0 s`);
+  const duration = durationRaw ?? 0;
+  const version = `SGLang bench_serving${typeof obj.backend === 'string' ? ` (backend ${obj.backend})` : ''}`;
+  const failures: Record<string, number> = {};
   const reported = collectReported(obj, summaryKeyUnit);
   const requestRate = parseRate(r, obj.request_rate, 'request_rate');
   const maxConcurrency = r.optNumber(obj.max_concurrency, 'max_concurrency');
   const missing: string[] = [];
   const lacks = new Set<Capability>(['timeline', 'schedule', 'chunkTokens', 'serverTokenCounts']);
   const notes: string[] = [];
+  if (durationRaw === null) {
+    missing.push('no duration: rates cannot be computed');
+    lacks.add('runWindow');
+  }
+  if (requestRate === Infinity) notes.push('request_rate is Infinity (all requests released at once; Python writes the bare literal)');
   const base = { source: SGLANG_SOURCE, maxConcurrency, requestRate, startT: 0, endT: duration };
 
   if (obj.ttfts === undefined || obj.ttfts === null) {
     missing.push('no per-request arrays (run without --output-details): no records, so no definition can be recomputed; only the tool’s own aggregates are shown');
     lacks.add('records').add('chunkTimes').add('firstToken').add('inputTokens').add('outputTokens');
     const run: BenchmarkRun = { records: [], ...base };
-    return { file: r.file, format: 'sglang', run, missing, lacks: [...lacks], notes, clock: 'none', lastTokenT: null, reported };
+    return { file: r.file, format: 'sglang', version, run, missing, lacks: [...lacks], notes, clock: 'none (aggregates only)', lastTokenT: null, reported, failures };
   }
   const ttfts = r.array(obj.ttfts, 'ttfts');
   const n = ttfts.length;
+  if (n === 0) r.fail('ttfts is empty: the run has no requests, so there is nothing to compute');
   const itls = r.alignedArray(obj, 'itls', n);
   const inputLens = r.alignedArray(obj, 'input_lens', n);
   const outputLens = r.alignedArray(obj, 'output_lens', n);
@@ -70,6 +88,10 @@ function fromObject(r: Reader, obj: JsonObject): ImportResult {
   for (let i = 0; i < n; i++) {
     const err = errors ? errors[i] : '';
     const ok = err === '' || err === null;
+    if (!ok) {
+      const why = typeof err === 'string' ? err.split('\n')[0].slice(0, 80) : 'error';
+      failures[why] = (failures[why] ?? 0) + 1;
+    }
     const ttft = r.duration(ttfts[i], `ttfts[${i}]`);
     const gaps = itls ? r.array(itls[i], `itls[${i}]`).map((g, k) => r.duration(g, `itls[${i}][${k}]`)) : null;
     const chunkTimes = ok ? (gaps ? chunkTimesFromGaps(ttft, gaps) : null) : null;
@@ -120,6 +142,8 @@ function fromObject(r: Reader, obj: JsonObject): ImportResult {
   return {
     file: r.file,
     format: 'sglang',
+    version,
+    failures,
     run,
     missing,
     lacks: [...lacks],

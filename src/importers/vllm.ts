@@ -1,6 +1,8 @@
 /**
  * vLLM `vllm bench serve --save-result --save-detailed` (vllm/benchmarks/serve.py,
- * read at commit 009e6d4a1cd6; TOOLS.md §1.6).
+ * read at commit 009e6d4a1cd6) and its predecessor `benchmarks/benchmark_serving.py`
+ * (2024), whose files have `ttfts`, `itls`, `input_lens`, `output_lens` but no
+ * `start_times` or `latencies`, and name E2E `*_latency_ms` instead of `*_e2el_ms`.
  *
  * Units: every per-request array is in SECONDS (`ttfts`, `itls`, `latencies`,
  * `queue_times`; `start_times` are `time.perf_counter()` values, seconds from an
@@ -16,6 +18,10 @@
  *   finishT = sendT + latencies[i]                (last choices-bearing message; older files
  *                                                  without `latencies`: firstT + Σ itls[i])
  * Run window: D = `duration` ends when all tasks finish, so endT = max finishT, startT = endT − D.
+ *
+ * Without start_times each request sits on its own clock (sendT = 0, finish at
+ * its last chunk, firstT + Σ itls): per-request definitions are exact, rates use
+ * `duration` only, and nothing that needs requests on one timeline is computed.
  */
 import type { BenchmarkRun, RequestRecord } from '../metrics/records.ts';
 import {
@@ -25,49 +31,71 @@ import {
   isObject,
   parseJsonOrLines,
   parseRate,
-  pickEntry,
   Reader,
+  selectRun,
   summaryKeyUnit,
   type Json,
   type JsonObject,
 } from './common.ts';
 import { looksLike, sniffValue } from './detect.ts';
-import type { Capability, ImportOptions, ImportResult } from './types.ts';
+import type { Capability, ImportOptions, Imported, ImportResult } from './types.ts';
 
 export const VLLM_SOURCE = 'vllm-bench-serve';
 
-export function importVllm(file: string, text: string, opts: ImportOptions = {}): ImportResult {
+export function importVllm(file: string, text: string, opts: ImportOptions = {}): Imported {
   const r: Reader = new Reader(file);
   const entries = parseJsonOrLines(file, text);
-  const obj = pickEntry(file, entries, opts.entry, 'results (appended with --append-result)');
-  if (!isObject(obj) || sniffValue(obj) !== 'vllm') {
-    r.fail(`not a vllm bench serve result: no start_times, latencies, mean_ttft_ms or request_throughput at the top level${looksLike(text)}`);
-  }
-  return vllmObjectToImport(r, obj);
+  const label = (e: Json): string => {
+    if (!isObject(e)) return 'not a result object';
+    const rate = e.request_rate === Infinity ? 'inf' : e.request_rate;
+    return `rate ${rate ?? '?'}, max concurrency ${e.max_concurrency ?? 'none'}, ${e.num_prompts ?? '?'} prompts`;
+  };
+  return selectRun(file, entries, opts.entry, 'results (appended with --append-result)', (obj) => {
+    if (!isObject(obj) || sniffValue(obj) !== 'vllm') {
+      r.fail(`not a vLLM benchmark result: no start_times, ttfts, mean_ttft_ms or request_throughput at the top level${looksLike(text)}`);
+    }
+    return vllmObjectToImport(r, obj);
+  }, label);
 }
 
-function vllmObjectToImport(r: Reader, obj: JsonObject): ImportResult {
+/** Which writer made the file, from the keys it holds. */
+function vllmVersion(obj: JsonObject): string {
+  const e2el = Object.keys(obj).some((k) => /_e2el_ms$/.test(k));
+  const old = Object.keys(obj).some((k) => /^(mean|median|p\d+(\.\d+)?)_latency_ms$/.test(k));
+  const writer = e2el ? 'vllm bench serve / benchmark_serving.py with *_e2el_ms keys (from late 2024)' : old ? 'benchmark_serving.py with *_latency_ms keys (2024)' : 'vLLM serving benchmark';
+  const detail = obj.start_times != null ? ', per-request start_times' : obj.ttfts != null ? ', per-request ttfts/itls without start_times' : ', aggregates only';
+  return writer + detail;
+}
+
+function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
   const missing: string[] = [];
   const lacks = new Set<Capability>();
   const notes: string[] = [];
-  const duration = r.number(obj.duration, 'duration');
-  if (duration <= 0) r.fail(`duration = ${duration}; the benchmark duration must be > 0 s`);
+  const durationRaw = r.optNumber(obj.duration, 'duration');
+  if (durationRaw !== null && durationRaw <= 0) r.fail(`duration = ${durationRaw}; the benchmark duration must be > 0 s`);
   const requestRate = parseRate(r, obj.request_rate, 'request_rate');
   const maxConcurrency = r.optNumber(obj.max_concurrency, 'max_concurrency');
   const reported = collectReported(obj, summaryKeyUnit);
+  const version = vllmVersion(obj);
+  const failures: Record<string, number> = {};
+  if (durationRaw === null) {
+    missing.push('no duration: request and token throughputs cannot be computed');
+    lacks.add('runWindow');
+  }
 
   const startTimes = obj.start_times;
-  if (startTimes === undefined || startTimes === null) {
-    // Saved without --save-detailed (or an InferenceX-style file): aggregates only.
-    missing.push(
-      'no per-request start times (saved without --save-detailed): no per-request records, so no definition can be recomputed; only the tool’s own aggregates are shown',
-    );
+  if ((startTimes === undefined || startTimes === null) && (obj.ttfts === undefined || obj.ttfts === null)) {
+    // Saved without --save-detailed: aggregates only.
+    missing.push('no per-request data (saved without --save-detailed): no definition can be recomputed; the tool’s own aggregates are shown');
     lacks.add('records').add('timeline').add('schedule').add('chunkTimes').add('chunkTokens').add('firstToken');
-    const run: BenchmarkRun = { records: [], source: VLLM_SOURCE, maxConcurrency, requestRate, startT: 0, endT: duration };
-    return { file: r.file, format: 'vllm', run, missing, lacks: [...lacks], notes, clock: 'benchmark start', lastTokenT: null, reported };
+    const run: BenchmarkRun = { records: [], source: VLLM_SOURCE, maxConcurrency, requestRate, startT: 0, endT: durationRaw ?? 0 };
+    return { file: r.file, format: 'vllm', version, run, missing, lacks: [...lacks], notes, clock: 'none (aggregates only)', lastTokenT: null, reported, failures };
   }
+  if (startTimes === undefined || startTimes === null) return ownClockImport(r, obj, { version, reported, missing, lacks, notes, requestRate, maxConcurrency, duration: durationRaw, failures });
+  const duration = durationRaw ?? NaN;
   const starts = r.array(startTimes, 'start_times');
   const n = starts.length;
+  if (n === 0) r.fail('start_times is empty: the run has no requests, so there is nothing to compute');
   const ttfts = r.alignedArray(obj, 'ttfts', n);
   const itls = r.alignedArray(obj, 'itls', n);
   const latencies = r.alignedArray(obj, 'latencies', n);
@@ -93,6 +121,8 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): ImportResult {
     const gaps = itls ? r.array(itls[i], `itls[${i}]`).map((g, k) => r.duration(g, `itls[${i}][${k}]`)) : null;
     const latency = latencies ? r.duration(latencies[i], `latencies[${i}]`) : null;
     if (!ok) {
+      const why = typeof err === 'string' ? err.split('\n')[0].slice(0, 80) : 'error';
+      failures[why] = (failures[why] ?? 0) + 1;
       records.push({
         dueT, sendT, chunkTimes: null, chunkTokens: null, firstT: null,
         finishT: sendT + (latency ?? 0), inputTokens, outputTokens: null, ok: false, preemptions: null,
@@ -131,7 +161,7 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): ImportResult {
   const endT = records.reduce((m, x) => Math.max(m, x.finishT), -Infinity);
   const firstSend = records.reduce((m, x) => Math.min(m, x.dueT ?? x.sendT), Infinity);
   const span = endT - firstSend;
-  if (n > 0 && span > duration * (1 + 1e-3) + 1e-3) {
+  if (n > 0 && Number.isFinite(duration) && span > duration * (1 + 1e-3) + 1e-3) {
     r.fail(`duration = ${duration} s is shorter than the span of the requests (${span.toPrecision(6)} s from the first start to the last finish): are start_times and duration in seconds?`);
   }
 
@@ -165,12 +195,14 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): ImportResult {
     source: VLLM_SOURCE,
     maxConcurrency,
     requestRate,
-    startT: n > 0 ? endT - duration : 0,
-    endT: n > 0 ? endT : duration,
+    startT: n > 0 ? (Number.isFinite(duration) ? endT - duration : firstSend) : 0,
+    endT: n > 0 ? endT : Number.isFinite(duration) ? duration : 0,
   };
   return {
     file: r.file,
     format: 'vllm',
+    version,
+    failures,
     run,
     missing,
     lacks: [...lacks],
@@ -178,6 +210,88 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): ImportResult {
     clock: 'time.perf_counter() of the benchmark client (arbitrary origin)',
     lastTokenT: null,
     reported,
+  };
+}
+
+interface OwnClockContext {
+  version: string;
+  reported: ImportResult['reported'];
+  missing: string[];
+  lacks: Set<Capability>;
+  notes: string[];
+  requestRate: number | null;
+  maxConcurrency: number | null;
+  duration: number | null;
+  failures: Record<string, number>;
+}
+
+/** benchmark_serving.py of 2024: ttfts and itls per request, no start times, no latencies. */
+function ownClockImport(r: Reader, obj: JsonObject, c: OwnClockContext): Imported {
+  const ttfts = r.array(obj.ttfts, 'ttfts');
+  const n = ttfts.length;
+  if (n === 0) r.fail('ttfts is empty: the run has no requests, so there is nothing to compute');
+  const itls = r.alignedArray(obj, 'itls', n);
+  const latencies = r.alignedArray(obj, 'latencies', n);
+  const inputLens = r.alignedArray(obj, 'input_lens', n);
+  const outputLens = r.alignedArray(obj, 'output_lens', n);
+  const errors = r.alignedArray(obj, 'errors', n);
+  const records: RequestRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const err = errors ? errors[i] : '';
+    const ok = err === '' || err === null;
+    const ttft = r.duration(ttfts[i], `ttfts[${i}]`);
+    const gaps = itls ? r.array(itls[i], `itls[${i}]`).map((g, k) => r.duration(g, `itls[${i}][${k}]`)) : null;
+    const latency = latencies ? r.duration(latencies[i], `latencies[${i}]`) : null;
+    const inputTokens = inputLens ? r.count(inputLens[i], `input_lens[${i}]`) : NaN;
+    if (!ok) {
+      const why = typeof err === 'string' ? err.split('\n')[0].slice(0, 80) : 'error';
+      c.failures[why] = (c.failures[why] ?? 0) + 1;
+      records.push({ dueT: null, sendT: 0, chunkTimes: null, chunkTokens: null, firstT: null, finishT: latency ?? 0, inputTokens, outputTokens: null, ok: false, preemptions: null });
+      continue;
+    }
+    const chunkTimes = gaps ? chunkTimesFromGaps(ttft, gaps) : null;
+    const last = chunkTimes ? chunkTimes[chunkTimes.length - 1] : ttft;
+    r.duration(last, `ttfts[${i}] + Σ itls[${i}]`);
+    const outLen = outputLens ? r.count(outputLens[i], `output_lens[${i}]`) : null;
+    records.push({
+      dueT: null,
+      sendT: 0,
+      chunkTimes,
+      chunkTokens: null,
+      firstT: ttft,
+      finishT: latency ?? last,
+      inputTokens,
+      outputTokens: outLen === null || outLen === 0 ? null : outLen,
+      ok: true,
+      preemptions: null,
+    });
+  }
+  c.missing.push(
+    'no start_times (benchmark_serving.py before --save-detailed kept them): each request is on its own clock, so concurrency, time windows and Little’s law cannot be computed; rates use the file’s duration',
+    'no queue_times: scheduled (due) times are unknown, so latency from the schedule cannot be computed',
+    'no per-chunk token counts: a chunk’s tokens are assumed to be the request’s output tokens spread evenly',
+  );
+  c.lacks.add('timeline').add('schedule').add('chunkTokens');
+  if (!itls) {
+    c.missing.push('no itls: no per-chunk times, so ITL and TPOT-with-gaps cannot be computed');
+    c.lacks.add('chunkTimes');
+  }
+  if (!inputLens) c.lacks.add('inputTokens');
+  if (!outputLens) c.lacks.add('outputTokens').add('serverTokenCounts');
+  if (!latencies) c.notes.push('no latencies list: each request’s end-to-end latency is its TTFT + Σ ITL (the last chunk), as this vLLM version computed it');
+  const run: BenchmarkRun = { records, source: VLLM_SOURCE, maxConcurrency: c.maxConcurrency, requestRate: c.requestRate, startT: 0, endT: c.duration ?? 0 };
+  return {
+    file: r.file,
+    format: 'vllm',
+    version: c.version,
+    run,
+    missing: c.missing,
+    lacks: [...c.lacks],
+    notes: c.notes,
+    clock: 'none shared: each request starts at t = 0 on its own clock',
+    lastTokenT: null,
+    reported: c.reported,
+    failures: c.failures,
   };
 }
 

@@ -31,11 +31,16 @@ export function firstChunkT(r: RequestRecord): number | null {
   return r.firstT;
 }
 
-/** Time of the last output chunk; without chunk times, the finish time stands in (and is said so by callers). */
+/**
+ * Time of the last output chunk; without chunk times, the record's lastTokenT
+ * when the source kept it, else the finish time stands in (callers that
+ * import files refuse such rows: the `lastToken` capability).
+ */
 export function lastChunkT(r: RequestRecord): number | null {
   if (r.chunkTimes && r.chunkTimes.length > 0) return r.chunkTimes[r.chunkTimes.length - 1];
   if (r.chunkTimes && r.chunkTimes.length === 0) return null;
-  return r.firstT === null ? null : r.finishT;
+  if (r.firstT === null) return null;
+  return r.lastTokenT ?? r.finishT;
 }
 
 /** Output tokens the stream itself carried: the chunks' token counts summed, else one per chunk; null without chunks. */

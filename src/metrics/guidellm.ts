@@ -1,5 +1,11 @@
 /**
- * GuideLLM.
+ * GuideLLM, two generations of definitions ({@link GuidellmVersion}):
+ * - up to 0.3.x (requests with flat start_time /
+ *   first_token_time / last_token_time and `scheduler_info`):
+ *   time_per_output_token_ms = 1000·(last − first token)/output_tokens and
+ *   inter_token_latency_ms = 1000·(last − first)/(output_tokens − 1), both
+ *   averaged over requests (unweighted; the file's count is the request count);
+ * - 0.4 on (info.timings): the definitions below, token-weighted.
  * Version read: snapshot ee7a7745 (2026-08-07): `src/guidellm/schemas/{request_stats,statistics}.py`,
  * `benchmark/schemas/metrics.py`, `backends/openai/http.py`; newer layout
  * `schemas/base/request_stats.py` (31c74ea27242) from a code mirror. Article: 87a66f0 (2026-10-09).
@@ -70,9 +76,9 @@ export function guidellmDispatchDelay(r: RequestRecord): Maybe {
 
 /**
  * `request_scheduled_latency = request_end − targeted_start` (newer versions).
- * Per the article GuideLLM refuses it for closed-loop strategies ("circular
- * rather than a coordinated-omission correction"; UNVERIFIED in TOOLS.md §5.2):
- * we refuse when the run has no finite request rate.
+ * GuideLLM is said to refuse it for closed-loop strategies (circular, not a
+ * coordinated-omission correction; not confirmed in the code read, see
+ * docs/definitions.md): we refuse when the run has no finite request rate.
  */
 export function guidellmScheduledLatency(r: RequestRecord, run: Pick<BenchmarkRun, 'requestRate'>): Maybe {
   if (run.requestRate === null || !Number.isFinite(run.requestRate)) return none('closed loop: no arrival schedule to measure from');
@@ -102,6 +108,44 @@ function weighted(values: number[], weights: number[], weighting: WeightedSummar
   };
 }
 
+/** Which generation of GuideLLM's definitions applies. */
+export type GuidellmVersion = 'up-to-0.3' | '0.4+';
+
+/** Up to 0.3.x: `time_per_output_token_ms = 1000·(last_token_time − first_token_time)/output_tokens`. */
+export function guidellmTimePerOutputTokenMsPre03(r: RequestRecord): Maybe {
+  const l = lastChunkT(r);
+  const f = firstChunkT(r);
+  const n = guidellmOutputTokens(r);
+  if (l === null || f === null) return none('no token line arrived');
+  if (!n) return none('0 output tokens');
+  return some((1000 * (l - f)) / n);
+}
+
+/**
+ * GuideLLM 0.4+ `requests_per_second` over the measured window: the
+ * successful requests that END inside [start, end], divided by its length.
+ */
+export function guidellmRequestsPerSecond(run: BenchmarkRun): number | null {
+  const D = run.endT - run.startT;
+  if (!(D > 0)) return null;
+  let n = 0;
+  for (const r of successful(run)) if (r.finishT > run.startT && r.finishT <= run.endT) n++;
+  return n / D;
+}
+
+/**
+ * GuideLLM `request_concurrency` mean: requests in flight, time-weighted
+ * over the measured window = Σ (time each successful request spends inside
+ * [start, end]) / (end − start).
+ */
+export function guidellmConcurrency(run: BenchmarkRun): number | null {
+  const D = run.endT - run.startT;
+  if (!(D > 0)) return null;
+  let inside = 0;
+  for (const r of successful(run)) inside += Math.max(0, Math.min(r.finishT, run.endT) - Math.max(r.sendT, run.startT));
+  return inside / D;
+}
+
 export interface GuidellmMetrics {
   requests: number;
   timeToFirstTokenMs: WeightedSummary;
@@ -118,7 +162,8 @@ export interface GuidellmMetrics {
  * **overlap** the measurement window [measureStart, measureEnd] (default: the
  * whole run); TPOT and ITL token-weighted, the rest unweighted.
  */
-export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number; measureEnd?: number } = {}): GuidellmMetrics {
+export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number; measureEnd?: number; version?: GuidellmVersion } = {}): GuidellmMetrics {
+  const pre03 = opts.version === 'up-to-0.3';
   const all = successful(run);
   const ms = opts.measureStart ?? run.startT;
   const me = opts.measureEnd ?? run.endT;
@@ -134,15 +179,15 @@ export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number
     const n = guidellmOutputTokens(r) ?? 0;
     const a = guidellmTtftMs(r);
     if (a.value !== null) tt.push(a.value);
-    const b = guidellmTimePerOutputTokenMs(r);
+    const b = pre03 ? guidellmTimePerOutputTokenMsPre03(r) : guidellmTimePerOutputTokenMs(r);
     if (b.value !== null) {
       tpot.push(b.value);
-      tpotW.push(n);
+      tpotW.push(pre03 ? 1 : n);
     }
     const c = guidellmInterTokenLatencyMs(r);
     if (c.value !== null) {
       itl.push(c.value);
-      itlW.push(n - 1);
+      itlW.push(pre03 ? 1 : n - 1);
     }
     lat.push(r.finishT - r.sendT);
   }
@@ -150,8 +195,8 @@ export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number
   return {
     requests: recs.length,
     timeToFirstTokenMs: weighted(tt, ones(tt.length), 'none'),
-    timePerOutputTokenMs: weighted(tpot, tpotW, 'tokens'),
-    interTokenLatencyMs: weighted(itl, itlW, 'tokens − 1'),
+    timePerOutputTokenMs: weighted(tpot, tpotW, pre03 ? 'none' : 'tokens'),
+    interTokenLatencyMs: weighted(itl, itlW, pre03 ? 'none' : 'tokens − 1'),
     requestLatencyS: weighted(lat, ones(lat.length), 'none'),
     window: [ms, me],
   };

@@ -1,6 +1,6 @@
 /**
- * LLMPerf (ray-project/llmperf), commit f1d6bed (2024-12-08) — the same
- * commit the article read. Files: `token_benchmark_ray.py`
+ * LLMPerf (ray-project/llmperf), commit f1d6bed (2024-12-08), plus the
+ * definitions of the versions before it (see {@link LlmperfVersion}). Files: `token_benchmark_ray.py`
  * (`get_token_throughput_latencies`), `src/llmperf/ray_clients/openai_chat_completions_client.py`
  * (`llm_request`), `src/llmperf/utils.py`, `src/llmperf/common_metrics.py`.
  *
@@ -63,7 +63,7 @@ export function llmperfOutputTokens(r: RequestRecord, llama2Inflation: number): 
  * LLMPerf `inter_token_latency_s` **as coded** (main loop, f1d6bed):
  * `Σ time_to_next_token / tokens_received = (last content chunk − start) / N_messages`:
  * the TTFT is included and the divisor is the number of SSE data messages,
- * not a token count. (TOOLS.md §10.1.)
+ * not a token count (docs/definitions.md).
  */
 export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMessages?: number } = {}): Maybe {
   const l = lastChunkT(r);
@@ -144,4 +144,45 @@ export function llmperfMetrics(run: BenchmarkRun, opts: LlmperfOptions): Llmperf
     meanOutputThroughputTokenPerS: L / wall,
     numCompletedRequestsPerMin: (recs.length / wall) * 60,
   };
+}
+
+/**
+ * The LLMPerf versions whose per-request definitions differ
+ * (token_benchmark_ray.py and openai_chat_completions_client.py history):
+ * - `before-afd137a` (1eac866, Dec 2023 – afd137a, Apr 2024):
+ *   request_output_throughput = SSE messages / e2e; ITL = (last content − start) / Llama-2 tokens.
+ * - `afd137a` (to 03872a4): throughput = Llama-2 tokens / e2e; ITL unchanged.
+ * - `f1d6bed` (Dec 2024 on): ITL = (last content − start) / SSE messages.
+ * `afd137a-or-later`: a file that cannot tell the last two apart (one token per message).
+ */
+export type LlmperfVersion = 'before-afd137a' | 'afd137a' | 'f1d6bed';
+
+export const LLMPERF_VERSION_LABELS: Record<LlmperfVersion | 'afd137a-or-later', string> = {
+  'before-afd137a': 'before commit afd137a (Dec 2023 – Apr 2024)',
+  afd137a: 'afd137a to 03872a4 (Apr – Dec 2024)',
+  f1d6bed: 'f1d6bed or later (from Dec 2024)',
+  'afd137a-or-later': 'afd137a or later (from Apr 2024)',
+};
+
+/**
+ * `request_output_throughput_token_per_s` before afd137a: `tokens_received / total_request_time`,
+ * where tokens_received counts SSE data messages (the role chunk included), not tokens.
+ */
+export function llmperfRequestOutputThroughputBeforeAfd137a(r: RequestRecord, opts: { nonContentMessages?: number } = {}): Maybe {
+  const m = llmperfMessages(r, opts.nonContentMessages ?? 1);
+  const e = r.finishT - r.sendT;
+  if (m === null) return none('no chunk times: the SSE message count is unknown');
+  return e > 0 ? some(m / e) : none('end_to_end_latency is 0');
+}
+
+/**
+ * `inter_token_latency_s` up to 03872a4: Σ time_to_next_token / number_output_tokens
+ * = (last content chunk − start) / Llama-2 tokens, with the file's own Llama-2 count.
+ */
+export function llmperfInterTokenLatencyPerToken(r: RequestRecord): Maybe {
+  const l = lastChunkT(r);
+  const L = r.outputTokens;
+  if (l === null) return none('no content chunk arrived');
+  if (!L) return none('0 output tokens');
+  return some((l - r.sendT) / L);
 }

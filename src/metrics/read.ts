@@ -21,7 +21,7 @@ export function readRunFile(path: string): BenchmarkRun {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     throw new UserError(`${path}: not valid JSON (${(err as Error).message.split('\n')[0]})`);
   }
@@ -51,7 +51,7 @@ export function simResultJsonToRun(json: unknown, path: string): BenchmarkRun {
   const first = q.first_t as number[];
   const finish = q.finish_t as number[];
   const n = send.length;
-  if (n === 0) throw new UserError(`${path}: the run has no requests`);
+  if (n === 0) throw new UserError(`${path}: requests.send_t is empty: the run has no requests, so there is nothing to compute`);
   if (due.length !== n || first.length !== n || finish.length !== n) {
     throw new UserError(`${path}: requests.* lists differ in length (send_t has ${n})`);
   }
@@ -60,6 +60,7 @@ export function simResultJsonToRun(json: unknown, path: string): BenchmarkRun {
   if (!Array.isArray(tt) || tt.length !== n || !tt.every(isNumArray)) {
     throw new UserError(`${path}: requests.token_times must be ${n} lists of numbers`);
   }
+  checkTimes(path, due, send, first, finish, tt as number[][]);
   const npre = isNumArray(q.npre) ? q.npre : null;
   const isl = isNumArray(q.isl) && q.isl.length === n ? q.isl : null;
   const osl = isNumArray(q.osl) && q.osl.length === n ? q.osl : null;
@@ -119,4 +120,35 @@ function peakInFlight(send: number[], finish: number[]): number {
     if (c > peak) peak = c;
   }
   return peak;
+}
+
+/**
+ * Impossible times are refused with the field and index: negative or
+ * non-finite times, a send before its due time, a first token before the
+ * send, a finish before the first token, token times out of order.
+ */
+function checkTimes(path: string, due: number[], send: number[], first: number[], finish: number[], tokens: number[][]): void {
+  const bad = (what: string): never => {
+    throw new UserError(`${path}: ${what}`);
+  };
+  const lists: [string, number[]][] = [['due_t', due], ['send_t', send], ['first_t', first], ['finish_t', finish]];
+  for (const [name, xs] of lists) {
+    for (let i = 0; i < xs.length; i++) {
+      if (!Number.isFinite(xs[i])) bad(`requests.${name}[${i}] = ${xs[i]} is not a finite time`);
+      if (xs[i] < 0) bad(`requests.${name}[${i}] = ${xs[i]} is negative; times are seconds from the start of the run, ≥ 0`);
+    }
+  }
+  for (let i = 0; i < send.length; i++) {
+    if (send[i] < due[i]) bad(`requests.send_t[${i}] = ${send[i]} is before due_t[${i}] = ${due[i]}: a request cannot leave before it is due`);
+    const c = tokens[i];
+    if (c.length === 0) continue;
+    if (first[i] < send[i]) bad(`requests.first_t[${i}] = ${first[i]} is before send_t[${i}] = ${send[i]}: the first token cannot arrive before the request is sent`);
+    if (finish[i] < first[i]) bad(`requests.finish_t[${i}] = ${finish[i]} is before first_t[${i}] = ${first[i]}: a request cannot finish before its first token`);
+    for (let k = 0; k < c.length; k++) {
+      if (!Number.isFinite(c[k]) || c[k] < 0) bad(`requests.token_times[${i}][${k}] = ${c[k]} is not a time ≥ 0`);
+      if (k > 0 && c[k] < c[k - 1]) bad(`requests.token_times[${i}][${k}] = ${c[k]} is before token_times[${i}][${k - 1}] = ${c[k - 1]}: token times must not decrease`);
+    }
+    if (c[0] < send[i]) bad(`requests.token_times[${i}][0] = ${c[0]} is before send_t[${i}] = ${send[i]}`);
+    if (c[c.length - 1] > finish[i] + 1e-9) bad(`requests.token_times[${i}] ends at ${c[c.length - 1]}, after finish_t[${i}] = ${finish[i]}`);
+  }
 }

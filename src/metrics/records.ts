@@ -23,6 +23,12 @@ export interface RequestRecord {
   inputTokens: number;
   /** Output tokens, as the server counted them (usage field); null if unknown. */
   outputTokens: number | null;
+  /**
+   * Time of the last token-bearing chunk when the source keeps it but no
+   * chunk list (GuideLLM's `last_token_iteration`). Optional; ignored when
+   * chunkTimes is present.
+   */
+  lastTokenT?: number | null;
   /** Did the request succeed? Failed requests are excluded by every tool we model. */
   ok: boolean;
   /** Times the server preempted and recomputed this request (simulator only; null elsewhere). */
@@ -54,3 +60,32 @@ export interface BenchmarkRun {
    */
   originT?: number | null;
 }
+
+/**
+ * What a definition reads from a run, and what a result file may lack: the
+ * metrics report declares each row's needs, importers declare what their
+ * file lacks, and a row is refused exactly when the two meet.
+ */
+export type Capability =
+  /** per-request records at all (aggregate-only files have none) */
+  | 'records'
+  /** requests placed on one shared clock (send times), so throughput, concurrency and windows can be computed */
+  | 'timeline'
+  /** the scheduled (due) time of each request */
+  | 'schedule'
+  /** the arrival time of every streamed chunk */
+  | 'chunkTimes'
+  /** the arrival time of the last token-bearing chunk (every chunk time gives it; some files keep only this one) */
+  | 'lastToken'
+  /** tokens carried by each chunk */
+  | 'chunkTokens'
+  /** when the first output arrived */
+  | 'firstToken'
+  /** prompt token counts */
+  | 'inputTokens'
+  /** output token counts of any kind */
+  | 'outputTokens'
+  /** output tokens as the server counted them (usage), not a client tokenizer */
+  | 'serverTokenCounts'
+  /** the tool's run duration (start and end of the benchmark) */
+  | 'runWindow';

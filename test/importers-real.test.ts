@@ -1,0 +1,224 @@
+/**
+ * Result files written by the real tools (../shared/real-results/, with their
+ * provenance in its README): every one is read, per-request files give
+ * computed definitions, aggregate-only files their aggregates, and the
+ * file's own aggregates agree with our recomputation or say why not.
+ * The folder is not copied into the project; without it these tests fail.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importResultFile } from '../src/importers/index.ts';
+import { runCli } from './helpers/cli.ts';
+
+const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
+if (!existsSync(REAL)) {
+  throw new Error(`${REAL} is missing: the real result files live beside the repository (../shared/real-results/); CI provides them`);
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir)
+    .flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f)) : [join(dir, f)]))
+    .filter((f) => !f.endsWith('README.md'))
+    .sort();
+}
+const FILES = filesUnder(REAL);
+const real = (name: string): string => {
+  const f = FILES.find((x) => x.endsWith(name));
+  if (!f) throw new Error(`${name} is not in ${REAL}`);
+  return f;
+};
+
+type Row = { tool: string; metric: string; value: number | null; note?: string; quantity: string };
+type Agreement = { key: string; reported: number; recomputed: number | null; unit: string; relDiff: number | null; reason?: string };
+interface Out {
+  format: string;
+  version: string;
+  requests: number;
+  successful: number;
+  failures: Record<string, number>;
+  reported: Record<string, { value: number; unit: string; exact?: string }>;
+  agreement: Agreement[];
+  rows: Row[];
+  notes: string[];
+  runs?: { index: number; label: string }[];
+}
+
+async function metricsJson(file: string, ...args: string[]): Promise<Out> {
+  const r = await runCli(['metrics', file, '--json', ...args]);
+  expect(r.err, relative(REAL, file)).toBe('');
+  expect(r.code, relative(REAL, file)).toBe(0);
+  return JSON.parse(r.out) as Out;
+}
+
+const value = (o: Out, tool: string, metric: string): number | null => {
+  const row = o.rows.find((x) => x.tool === tool && x.metric === metric);
+  if (!row) throw new Error(`no row ${tool} ${metric}`);
+  return row.value;
+};
+
+describe('every real result file is read', () => {
+  it('the folder holds the files its README lists', () => {
+    expect(FILES.length).toBeGreaterThanOrEqual(13);
+  });
+  it.each(FILES.map((f) => [relative(REAL, f), f]))('%s: exit 0; computed definitions or the tool’s own aggregates; agreement holds', async (_name, file) => {
+    const o = await metricsJson(file);
+    if (o.requests > 0) {
+      expect(o.rows.filter((r) => r.value !== null).length).toBeGreaterThan(3);
+      expect(JSON.stringify(o.rows)).not.toMatch(/"value": ?NaN/);
+    } else {
+      expect(Object.keys(o.reported).length).toBeGreaterThan(3);
+    }
+    for (const a of o.agreement) {
+      if (a.relDiff === null || a.relDiff > 0.01) expect(a.reason, `${a.key}: ${a.reported} vs ${a.recomputed}`).toBeTruthy();
+    }
+  });
+});
+
+describe('vLLM', () => {
+  it('benchmark_serving.py of 2024 (no start_times): per-request definitions reproduce the file’s own numbers', async () => {
+    const o = await metricsJson(real('lambdalabs-llama3-8b-h100-len2048.json'));
+    expect(o.requests).toBe(10);
+    expect(o.version).toMatch(/without start_times/);
+    const agree = Object.fromEntries(o.agreement.map((a) => [a.key, a]));
+    for (const k of ['mean_ttft_ms', 'p99_ttft_ms', 'mean_itl_ms', 'p99_itl_ms', 'request_throughput', 'output_throughput']) expect(agree[k].relDiff, k).toBeLessThan(1e-9);
+    expect(agree.mean_latency_ms.relDiff).toBeLessThan(0.01);
+    expect(agree.median_tpot_ms.reason).toMatch(/after the stream closes/);
+    // E2E from TTFT + Σ ITL; what needs one shared clock is refused with the reason
+    expect(value(o, 'vllm', 'mean_e2el_ms')).toBeGreaterThan(0);
+    expect(value(o, 'aiperf', 'request_throughput')).toBeNull();
+    expect(o.rows.find((r) => r.tool === 'aiperf' && r.metric === 'request_throughput')!.note).toMatch(/one shared clock/);
+  });
+  it('aggregates only, no duration: the aggregates with units, no fatal error', async () => {
+    const o = await metricsJson(real('vllm-ascend-serving_llama8B_tp1_1.json'));
+    expect(o.requests).toBe(0);
+    expect(o.reported.mean_ttft_ms).toEqual({ value: expect.closeTo(0.11123647520318627, 12), unit: 's' });
+    expect(o.rows).toEqual([]);
+  });
+});
+
+describe('SGLang', () => {
+  it('reads Python’s Infinity literal', async () => {
+    const res = await importResultFile(real('tonyli-agg_n50_in128_out64_c8.jsonl'));
+    expect(res.run.requestRate).toBe(Infinity);
+    expect(res.run.maxConcurrency).toBe(8);
+    expect(res.reported.mean_e2e_latency_ms.unit).toBe('s');
+  });
+  it('several runs in one file: listed side by side, or one picked with --entry', async () => {
+    const line = readFileSync(real('tonyli-agg_n50_in128_out64_c8.jsonl'), 'utf8').trim();
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const p = join(mkdtempSync(join(tmpdir(), 'sw-sglang-')), 'runs.jsonl');
+    writeFileSync(p, `${line}\n${line.replace('"max_concurrency": 8', '"max_concurrency": 16')}\n`);
+    const all = await metricsJson(p);
+    expect(all.runs!.map((r) => r.label)).toEqual([expect.stringMatching(/rate inf, max concurrency 8/), expect.stringMatching(/max concurrency 16/)]);
+    const text = await runCli(['metrics', p]);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/Runs in this file/);
+    expect((await metricsJson(p, '--entry', '1')).runs).toBeUndefined();
+  });
+});
+
+describe('GuideLLM', () => {
+  it('0.5 synchronous with warmup/cooldown: the measured window and no schedule clock', async () => {
+    const o = await metricsJson(real('korat-gpt-oss-20b_benchmarks.json'));
+    expect(o.requests).toBe(25); // GuideLLM's own count; 5 requests outside the window are left out
+    expect(o.notes.join(' ')).toMatch(/5 request\(s\) entirely outside it are left out/);
+    for (const a of o.agreement) expect(a.relDiff, a.key).toBeLessThan(1e-6);
+    expect(o.agreement.map((a) => a.key)).toEqual(expect.arrayContaining(['requests_per_second.mean', 'time_per_output_token_ms.mean', 'inter_token_latency_ms.mean']));
+    // one stream: concurrency near 1, not inflated by warmup requests; no queue from the scheduler start
+    expect(value(o, 'sglang', 'concurrency (Σ e2e / D)')).toBeLessThan(1.1);
+    expect(value(o, 'vllm', 'mean_client_queue_time_ms')).toBeNull();
+    // GuideLLM's own ITL is computed on GuideLLM files
+    expect(value(o, 'guidellm', 'inter_token_latency_ms (token-weighted mean)')).toBeGreaterThan(0);
+  });
+  it('up to 0.3 (schema before info.timings): that version’s TPOT, and scheduler_info read', async () => {
+    const o = await metricsJson(real('grazdev-qwen25-7b-throughput_benchmarks.json'));
+    expect(o.version).toMatch(/up to 0\.3/);
+    expect(o.requests).toBe(1000);
+    const tpot = o.agreement.find((a) => a.key === 'time_per_output_token_ms.mean')!;
+    expect(tpot.relDiff).toBeLessThan(1e-9);
+    expect(value(o, 'guidellm', 'time_per_output_token_ms (mean, up to 0.3)')).toBeCloseTo(tpot.reported * 1000, 6);
+    expect(o.agreement.find((a) => a.key === 'requests_per_second.mean')!.reason).toMatch(/per-interval rates/);
+  });
+});
+
+describe('AIPerf', () => {
+  it('Oct 2025 schema: metadata.timestamp_ns, cancelled records counted as failed', async () => {
+    const o = await metricsJson(real('aiperf-examples-run1_profile_export.jsonl'));
+    expect(o.requests).toBe(100);
+    expect(o.successful).toBe(89);
+    expect(o.failures).toEqual({ 'cancelled (499)': 11 });
+    expect(o.version).toMatch(/Oct 2025/);
+    for (const a of o.agreement) expect(a.relDiff, a.key).toBeLessThan(1e-9);
+    expect(o.agreement.map((a) => a.key)).toContain('inter_token_latency.avg');
+  });
+  it('the aggregate export: AIPerf’s own numbers with units', async () => {
+    const o = await metricsJson(real('aiperf-examples-run1_profile_export_aiperf.json'));
+    expect(o.requests).toBe(0);
+    expect(o.reported['request_throughput.avg'].unit).toBe('1/s');
+    expect(o.reported['ttft.avg']).toEqual({ value: expect.closeTo(2.343219436988764, 12), unit: 's' });
+    expect(o.failures).toEqual({ 'cancelled (499)': 11 });
+  });
+});
+
+describe('LLMPerf', () => {
+  it('before afd137a: told apart by its numbers, 429s counted, that version’s definitions applied', async () => {
+    const o = await metricsJson(real('leaderboard-lepton_70b_individual_responses.json'));
+    expect(o.requests).toBe(150);
+    expect(o.successful).toBe(20);
+    expect(o.failures).toEqual({ 'HTTP 429': 130 });
+    expect(o.version).toMatch(/before commit afd137a/);
+    const itl = o.agreement.find((a) => a.key === 'inter_token_latency_s.mean')!;
+    expect(itl.relDiff).toBeLessThan(0.01);
+    expect(o.agreement.find((a) => a.key === 'request_output_throughput_token_per_s.mean')!.reason).toMatch(/SSE messages/);
+  });
+  it('the summary: aggregates only, version and failures', async () => {
+    const o = await metricsJson(real('leaderboard-lepton_70b_summary.json'));
+    expect(o.version).toMatch(/before commit afd137a.*2023-08-31/);
+    expect(o.failures).toEqual({ 'HTTP 429': 130 });
+    expect(o.reported.results_ttft_s_mean.unit).toBe('s');
+  });
+});
+
+describe('MLPerf LoadGen', () => {
+  it('the trace (not valid JSON as written): E2E and rate computed, token throughput refused', async () => {
+    const o = await metricsJson(real('scc24-server-demo_mlperf_log_trace.json'));
+    expect(o.requests).toBe(985);
+    const detail = await metricsJson(real('scc24-server-demo_mlperf_log_detail.txt'));
+    // the same run's detail log: our E2E from the trace matches LoadGen's own mean and p99
+    expect(value(o, 'mlperf', 'result_mean_latency_ns')! / 1e9).toBeCloseTo(detail.reported.result_mean_latency_ns.value, 6);
+    expect(value(o, 'mlperf', 'result_99.00_percentile_latency_ns')! / 1e9).toBeCloseTo(detail.reported['result_99.00_percentile_latency_ns'].value, 6);
+    expect(value(o, 'mlperf', 'result_completed_samples_per_sec')).toBeCloseTo(detail.reported.result_completed_samples_per_sec.value, 0);
+    expect(value(o, 'mlperf', 'result_completed_tokens_per_second')).toBeNull();
+    expect(value(o, 'vllm', 'request_throughput')).toBeGreaterThan(90);
+  });
+  it('detail logs: result_* typed by what they are, 64-bit seeds exact', async () => {
+    const o = await metricsJson(real('v6.0-amd-mi355x-llama2-70b-interactive_mlperf_log_detail.txt'));
+    expect(o.version).toMatch(/6\.0\.5/);
+    expect(o.reported.result_overlatency_query_count).toEqual({ value: 3366912, unit: 'queries' });
+    expect(o.reported.result_time_to_output_token_mean.unit).toBe('s');
+    expect(o.reported.result_completed_tokens_per_second.unit).toBe('tokens/s');
+    expect(o.reported.effective_sample_index_rng_seed.exact).toBe('14276810075590677512');
+    const text = await runCli(['metrics', real('v6.0-amd-mi355x-llama2-70b-interactive_mlperf_log_detail.txt')]);
+    expect(text.out).toMatch(/effective_sample_index_rng_seed\s+14276810075590677512/);
+  });
+  it('the human-readable summary', async () => {
+    const o = await metricsJson(real('scc24-server-demo_mlperf_log_summary.txt'));
+    expect(o.format).toBe('mlperf-summary');
+    expect(o.reported.mean_latency_ns.value).toBeCloseTo(0.003882235, 12);
+  });
+});
+
+describe('README', () => {
+  it('shows the real output of `metrics` on the vLLM file, as the command prints it today', async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const cmd = '$ npx stopwatches metrics ../shared/real-results/vllm/lambdalabs-llama3-8b-h100-len2048.json\n';
+    const start = readme.indexOf(cmd);
+    expect(start).toBeGreaterThan(0);
+    const shown = readme.slice(start + cmd.length, readme.indexOf('```', start));
+    const r = await runCli(['metrics', relative(join(import.meta.dirname, '..'), real('lambdalabs-llama3-8b-h100-len2048.json'))]);
+    expect(r.code).toBe(0);
+    expect(shown).toBe(r.out);
+  });
+});
