@@ -29,15 +29,6 @@ const SELF = new Set(['test/self-contained.test.ts']);
  * reference fails at once. The goal is an empty list.
  */
 const LEFTOVERS = new Set([
-  'src/importers/aiperf.ts',
-  'src/importers/detect.ts',
-  'src/importers/guidellm.ts',
-  'src/importers/llmperf.ts',
-  'src/importers/mlperf.ts',
-  'src/importers/sglang.ts',
-  'src/importers/vllm.ts',
-  'src/metrics/guidellm.ts',
-  'src/metrics/llmperf.ts',
   'src/pipeline/types.ts',
   'src/sim/constants.ts',
   'src/sim/engine.ts',
