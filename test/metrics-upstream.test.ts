@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchmarkRun, RequestRecord } from '../src/metrics/records.ts';
 import * as M from '../src/metrics/index.ts';
+import { metricsReport } from '../src/metrics/report.ts';
 import { simulate, defaultServerConfig, fixedLengths } from '../src/sim/index.ts';
 
 function rec(p: Partial<RequestRecord> & { chunkTimes: number[] }): RequestRecord {
@@ -91,6 +92,10 @@ describe('MLPerf LoadGen, as loadgen.cc / results.cc / logging.cc compute it', (
     const row = M.perUserSpeeds(run([A, B]), { llama2Inflation: null }).find((r) => r.tool === 'mlperf')!;
     expect(row.tokPerS).toBe(20); // 1e9 / 50e6, what LoadGen's mean implies
     expect(row.flag).toMatch(/1 error\(s\).*greater than 1/);
+    // `metrics` shows the flag as its own row, and only for an erroneous run
+    const flagged = metricsReport(run([A, B]), { llama2Inflation: null }).filter((r) => r.metric === 'num_errors');
+    expect(flagged).toMatchObject([{ tool: 'mlperf', value: 1, note: '1 × Number of tokens need to be greater than 1' }]);
+    expect(metricsReport(run([A]), { llama2Inflation: null }).some((r) => r.metric === 'num_errors')).toBe(false);
   });
 
   it('zero tokens: its own error, TPOT −(latency − first-token latency) (logging.cc 442–445)', () => {

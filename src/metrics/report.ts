@@ -172,6 +172,8 @@ export function metricsReport(run: BenchmarkRun, opts: ReportOptions): ReportRow
   rows.push({ tool: 'mlperf', metric: 'result_time_per_output_token_99.00_percentile_ns', value: m.timePerOutputToken.percentilesNs['99'], unit: 'ns', n: m.timePerOutputToken.n, quantity: 'TPOT', stat: 'p99', needs: [...SCHED, 'firstToken', 'outputTokens'] });
   rows.push({ tool: 'mlperf', metric: 'result_completed_samples_per_sec', value: recs.length > 1 ? m.completedSamplesPerSec : null, unit: 'req/s', n: recs.length, quantity: 'throughput', stat: 'requests / duration', needs: [R, 'timeline', 'schedule'] });
   rows.push({ tool: 'mlperf', metric: 'result_completed_tokens_per_second', value: m.completedTokensPerSec, unit: 'tok/s', n: recs.length, quantity: 'throughput', stat: 'output tokens / duration', needs: [R, 'timeline', 'schedule', 'outputTokens'] });
+  // LoadGen logs an error per one-token answer and its summary calls such a run erroneous, whatever the numbers.
+  if (m.numErrors) rows.push({ tool: 'mlperf', metric: 'num_errors', value: m.numErrors, unit: 'errors', n: recs.length, quantity: 'other', stat: 'LoadGen errors: an erroneous run', needs: [R, 'outputTokens'], note: m.errors.join('; ') });
 
   if (opts.etalon) {
     const f = etalonServiceFluidity(run, opts.etalon);
