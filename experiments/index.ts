@@ -1,6 +1,6 @@
 /**
- * The registry: the paper's experiments in paper order (../shared/paper/EXPERIMENTS.md),
- * one module path per line, relative to the project root. Results, numbers.json
+ * The registry: the paper's experiments in the article's order, one module
+ * path per line, relative to the project root. Results, numbers.json
  * and figures merge in this order.
  *
  * To add an experiment, add its line under its section's comment. The comments

@@ -69,7 +69,7 @@ describe('explorer presets reproduce their experiments', () => {
     expect(closed.p99Send.n).toBe(cp.ttftMs.length);
     const o = get('open-64').params;
     expect(o.rate).toBe(cp.rate);
-    const want = openRun(cp.rate, openClosed.config.openRequests, openClosed.config.openSeed);
+    const want = openRun(cp.rate, openClosed.config.openRequests, openClosed.config.seeds[0]);
     const got = runExplorer(o);
     expect(got.p99Send.value).toBe(p99(want.ttftMs));
     expect(got.p99Send.n).toBe(want.ttftMs.length);
@@ -79,7 +79,7 @@ describe('explorer presets reproduce their experiments', () => {
     const c = omission.config;
     const capacity = closedPoint(c.cap).rate;
     for (const load of [90, 150]) {
-      const want = cappedRun((capacity * load) / 100, c.cap, c.requests, c.seed);
+      const want = cappedRun((capacity * load) / 100, c.cap, c.requests, c.seeds[0]);
       const got = runExplorer(get(`omission-${load}`).params);
       expect(got.p99Send.value).toBe(p99(want.ttftSendMs));
       expect(got.p99Due.value).toBe(p99(want.ttftDueMs));
