@@ -9,59 +9,11 @@
  * within-run order-statistic bound, which says how well one run pins down its
  * own percentile and nothing about the next run.
  */
-import type { NumberValue, SeedMode, SeedSpread } from '../../src/pipeline/types.ts';
-import { linearPercentile } from '../../src/stats/index.ts';
-
-/** Seeds below which no bimodality test is tried: with fewer, a gap between groups of three says nothing. */
-export const MODES_MIN_SEEDS = 10;
-/** Smallest cluster the test accepts, in seeds. */
-export const MODES_MIN_CLUSTER = 3;
-/**
- * The gap between the two groups must exceed this many pooled within-group
- * standard deviations. Calibrated by simulation on unimodal samples of 20:
- * exceeded by fewer than 1% of normal and lognormal samples and about 1.5% of
- * exponential ones (the largest gap of a skewed tail), while two groups 15
- * within-group deviations apart, split 13 to 7, pass nine times in ten.
- */
-export const MODES_GAP_SDS = 3;
+import type { NumberValue, SeedSpread } from '../../src/pipeline/types.ts';
+import { linearPercentile, twoModes } from '../../src/stats/index.ts';
 
 function sortAsc(values: readonly number[]): number[] {
   return [...values].sort((a, b) => a - b);
-}
-
-/**
- * Two clusters, or null. The test: sort the per-seed values; for every split
- * leaving at least MODES_MIN_CLUSTER seeds on each side, divide the gap
- * between the two sides by the pooled standard deviation within them; take
- * the split with the largest ratio, and call the values bimodal when that
- * ratio is at least MODES_GAP_SDS.
- */
-export function seedModes(values: readonly number[]): [SeedMode, SeedMode] | null {
-  const x = sortAsc(values);
-  const n = x.length;
-  if (n < MODES_MIN_SEEDS) return null;
-  const sum = [0];
-  const sq = [0];
-  for (const v of x) {
-    sum.push(sum[sum.length - 1]! + v);
-    sq.push(sq[sq.length - 1]! + v * v);
-  }
-  let best = 0;
-  let at = -1;
-  for (let k = MODES_MIN_CLUSTER; k <= n - MODES_MIN_CLUSTER; k++) {
-    const ssLow = sq[k]! - sum[k]! ** 2 / k;
-    const ssHigh = sq[n]! - sq[k]! - (sum[n]! - sum[k]!) ** 2 / (n - k);
-    const sd = Math.sqrt(Math.max(0, (ssLow + ssHigh) / (n - 2)));
-    const gap = x[k]! - x[k - 1]!;
-    const ratio = sd > 0 ? gap / sd : gap > 0 ? Infinity : 0;
-    if (ratio > best) {
-      best = ratio;
-      at = k;
-    }
-  }
-  if (at < 0 || best < MODES_GAP_SDS) return null;
-  const mode = (xs: number[]): SeedMode => ({ min: xs[0]!, median: linearPercentile(xs, 0.5, { sorted: true }), max: xs[xs.length - 1]!, seeds: xs.length });
-  return [mode(x.slice(0, at)), mode(x.slice(at))];
 }
 
 /** Quantiles of the per-seed values (numpy linear), with the two clusters when there are two. */
@@ -69,7 +21,7 @@ export function seedSpread(values: readonly number[]): SeedSpread {
   const x = sortAsc(values);
   const q = (p: number) => linearPercentile(x, p, { sorted: true });
   const out: SeedSpread = { min: x[0]!, q1: q(0.25), median: q(0.5), q3: q(0.75), max: x[x.length - 1]! };
-  const modes = seedModes(x);
+  const modes = twoModes(x);
   if (modes) out.modes = modes;
   return out;
 }
