@@ -62,7 +62,7 @@ export type Numbers = Record<string, NumberValue>;
 /** numbers.json: flat, sorted by id; `experiment` added by the runner. */
 export type NumbersFile = Record<string, NumberValue & { experiment: string }>;
 
-/** The clauses printed under every number and figure (EXPERIMENTS.md §17). */
+/** The clauses printed under every number and figure: how it was measured, in six fixed questions. */
 export interface Clauses {
   arrivals: string;
   clock: string;

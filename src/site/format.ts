@@ -5,12 +5,12 @@
 import type { NumberValue } from '../pipeline/types.ts';
 
 /** How to present a value: as stored, or converted. */
-export type NumAs = 'value' | 'percent' | 'ratio' | 'count' | 'seconds' | 'ms';
+export type NumAs = 'value' | 'percent' | 'ratio' | 'count' | 'seconds' | 'ms' | 'minutes';
 
 export interface FormatOptions {
   /** Digits after the decimal point (overrides the significant-digit rule). */
   digits?: number;
-  /** `percent`: a fraction shown as %; `ratio`: shown with ×; `count`: integer; `seconds`/`ms`: convert a time unit. */
+  /** `percent`: a fraction shown as %; `ratio`: shown with ×; `count`: integer; `seconds`/`ms`/`minutes`: convert a time unit. */
   as?: NumAs;
   /** Leave the unit off (e.g. inside a sentence that already names it). */
   bare?: boolean;
@@ -81,6 +81,10 @@ export function convert(v: number, unit: string, as: NumAs = 'value'): { v: numb
       return { v, unit };
     case 'ms':
       return unit === 's' ? { v: v * 1000, unit: 'ms' } : { v, unit };
+    case 'minutes':
+      if (unit === 'h') return { v: v * 60, unit: 'min' };
+      if (unit === 's') return { v: v / 60, unit: 'min' };
+      return { v, unit };
     default:
       return { v, unit };
   }
