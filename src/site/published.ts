@@ -61,6 +61,8 @@ export interface CheckedClaim {
   published: number;
   unit: string;
   digits?: number;
+  /** A count of runs: out of how many (shown as `k of n`). */
+  of?: number;
   where: string;
   /** Does a value of our number support the claim? */
   holds: (value: number) => boolean;
@@ -442,6 +444,7 @@ export const CHECKED_CLAIMS: CheckedClaim[] = [
     claim: 'just below the peak rate no run of the cliff’s length collapses',
     id: 'cliff.load98.collapsed',
     published: 0,
+    of: 14,
     unit: 'runs',
     where: 'Open and closed; Figure 7',
     holds: (v) => v === 0,

@@ -21,6 +21,7 @@ import { publishedDigits } from './published.ts';
 import type { SiteNumber } from './data.ts';
 import type { ArticleSection } from './sections.ts';
 import { roundDecimal } from './format.ts';
+import { wilsonInterval } from '../stats/proportion.ts';
 
 /** A relative difference above this is marked as far off. */
 export const FAR_OFF = 0.1;
@@ -91,10 +92,22 @@ export function kindOf(entry: Published, ours: SiteNumber | null): RowKind {
   return ours && ANALYTIC_EXPERIMENTS.has(ours.experiment) ? 'analytic' : 'simulated';
 }
 
-/** A share of runs: a percentage with a Wilson interval and a run count. */
-export function shareOf(ours: SiteNumber): { k: number; n: number } | null {
-  if (ours.unit !== '%' || ours.n === null || !ours.intervalKind?.startsWith('Wilson')) return null;
-  return { k: Math.round((ours.value * ours.n) / 100), n: ours.n };
+/** Confidence level of the interval put on a count of runs that carries none. */
+export const SHARE_LEVEL = 0.95;
+
+/**
+ * A share of runs: a percentage with a Wilson interval and a run count, or a
+ * count of runs out of `n` compared with a published count out of `of`.
+ */
+export function shareOf(ours: SiteNumber, entry?: Published): { k: number; n: number } | null {
+  if (ours.unit === '%' && ours.n !== null && ours.intervalKind?.startsWith('Wilson')) return { k: Math.round((ours.value * ours.n) / 100), n: ours.n };
+  if (ours.unit === 'runs' && ours.n !== null && entry?.of !== undefined) return { k: ours.value, n: ours.n };
+  return null;
+}
+
+/** The published value as a share in %, for a row compared as a share. */
+export function publishedShare(entry: Published): number {
+  return entry.unit === 'runs' && entry.of ? (100 * entry.published) / entry.of : entry.published;
 }
 
 /** Where `v` falls among the per-seed values summarised by `spread`. */
@@ -129,8 +142,15 @@ export function reproductionRow(entry: Published, numbers: Record<string, SiteNu
     const d = publishedDigits(entry);
     return { ...base, group: 'analytic', exact: roundDecimal(v, d) === roundDecimal(entry.published, d) };
   }
-  const share = shareOf(ours);
-  if (share) return { ...base, share, group: within ? 'inside' : 'outside' };
+  const share = shareOf(ours, entry);
+  if (share) {
+    // Inside our Wilson interval (computed here for a bare count of runs).
+    const w = wilsonInterval(share.k, share.n, SHARE_LEVEL);
+    const p = publishedShare(entry);
+    const inside = p >= 100 * w.lo - 1e-9 && p <= 100 * w.hi + 1e-9;
+    const relShare = p !== 0 ? ((100 * share.k) / share.n - p) / p : share.k === 0 ? 0 : Infinity;
+    return { ...base, rel: relShare, band: bandOf(Math.abs(relShare) > FAR_OFF ? 'far' : 'close', relShare), share, withinInterval: inside, group: inside ? 'inside' : 'outside' };
+  }
   if (ours.spread) {
     const s = { min: conv(ours.spread.min), q1: conv(ours.spread.q1), median: conv(ours.spread.median), q3: conv(ours.spread.q3), max: conv(ours.spread.max), modes: ours.spread.modes?.map((m) => ({ ...m, min: conv(m.min), median: conv(m.median), max: conv(m.max) })) as NonNullable<SiteNumber['spread']>['modes'] };
     const pos = seedPosition(entry.published, s);
