@@ -20,12 +20,16 @@
  * A request is touched only at its own events: admission, each prefill (or recompute)
  * chunk, its first token, preemption, finish.
  *
- * A step takes the fast path when its running requests are decoders, except possibly
- * the last one (a prefill chunk, served after them), the budget covers every decoder and
- * the free blocks cover the decoders that need one. Otherwise (a budget smaller than the
- * batch, a KV shortage that preempts, a prefill chunk before a decoder) the general path
- * walks the running list in order like the stepwise kernel: decoders served there keep
- * their relative state, decoders the budget did not reach are held back one step.
+ * Which steps fit. Every running request is served in every step, and all but possibly
+ * the last are decoders: a request computes at least one token in the step it is
+ * admitted and admissions stop when the budget is spent, so at most tokenBudget requests
+ * run; a request left with part of its prompt (a prefill chunk) has spent the budget, so
+ * nothing is served or admitted after it, and it is last (test/sim.kernels.test.ts
+ * checks both on the stepwise kernel; `schedule` stops if they ever fail). So a step
+ * serves all decoders at once (then the last request if it is still prefilling), unless
+ * the free KV blocks do not cover the decoders whose last block is full: then some
+ * request is preempted, and the general path walks the running list in order like the
+ * stepwise kernel (decoders served there keep their relative state).
  *
  * The running list is doubly linked over slots, so a finish or a preemption unlinks one
  * request without moving the others and the list keeps the reference's order.
@@ -36,7 +40,7 @@
  *
  * Token times (recordTokens): a decoder emits one token at the end of every step that
  * serves it, so its token times are a contiguous run of step end times, copied from a
- * per-step array at its next event (finish, preemption, a step it is held back).
+ * per-step array at its next event (finish or preemption).
  */
 import { deadlock, unschedulable } from './errors.ts';
 import { roofline, stepTimeOf, type Roofline } from './roofline.ts';
@@ -321,21 +325,6 @@ class EventKernel {
     this.sTokD[s] = upto;
   }
 
-  /** Decoder s is not served in the step from D: keep its state unchanged while D advances. */
-  holdBack(s: number): void {
-    this.flushTokens(s, this.D);
-    this.sTokD[s] = this.D + 1;
-    this.sComp[s] -= 1;
-    this.compOffSum -= 1;
-    this.sLeft[s] += 1;
-    this.siftDown(this.heapAt[s]);
-    const key = this.sSlack[s];
-    this.slackHist[key]--;
-    const k2 = key + 1 === this.bs ? 0 : key + 1;
-    this.sSlack[s] = k2;
-    this.slackHist[k2]++;
-  }
-
   // ---- the finish heap (keys: sLeft of decoder slots) ----
 
   heapPush(s: number): void {
@@ -494,19 +483,9 @@ class EventKernel {
   }
 
   /**
-   * Whether the step from D can serve every decoder at once: all running requests but
-   * possibly the last are decoders, the budget covers them and the free blocks cover
-   * those whose last block is full.
+   * Serve every decoder at once, then the last request if it is not one. Needs the free
+   * blocks to cover the decoders whose last block is full. Returns requests served.
    */
-  fastStepFits(): boolean {
-    return (
-      this.nDecoding <= this.tokenBudget &&
-      this.slackHist[this.dMod] <= this.free &&
-      (this.nPrefilling === 0 || (this.nPrefilling === 1 && this.sDecoding[this.tail] === 0))
-    );
-  }
-
-  /** Serve every decoder at once, then the last request if it is not one. Returns requests served. */
   fastServe(): number {
     const m = this.nDecoding;
     this.free -= this.slackHist[this.dMod];
@@ -521,21 +500,17 @@ class EventKernel {
     return m;
   }
 
-  /** Serve the running list in order, as the stepwise kernel does. Returns requests served. */
+  /** Serve the running list in order, preempting where blocks run short, as the stepwise kernel does. */
   generalServe(): number {
     let served = 0;
     let s = this.head;
     while (s !== NIL && this.budget > 0) {
       const ok = this.sDecoding[s] === 1 ? this.serveDecoder(s) : this.serveOther(s);
-      if (!ok) {
-        s = NIL; // s and every request after it were preempted
-        break;
-      }
+      if (!ok) return served; // s and every request after it were preempted
       served++;
       s = this.next[s];
     }
-    // the budget ran out: the rest of the list waits for the next step
-    for (; s !== NIL; s = this.next[s]) if (this.sDecoding[s] === 1) this.holdBack(s);
+    if (s !== NIL) throw new Error('event kernel: the token budget ran out inside the running list');
     return served;
   }
 
@@ -573,7 +548,10 @@ class EventKernel {
     this.nTok = this.nLogits = this.nDec = 0;
     this.attn = this.pre = this.kvRead = 0;
     this.nFirst = this.nEmit = 0;
-    const served = this.fastStepFits() ? this.fastServe() : this.generalServe();
+    if (this.nDecoding > this.tokenBudget || this.nPrefilling > 1 || (this.nPrefilling === 1 && this.sDecoding[this.tail] === 1)) {
+      throw new Error('event kernel: the running list breaks the invariant the kernel relies on');
+    }
+    const served = this.slackHist[this.dMod] <= this.free ? this.fastServe() : this.generalServe();
     const admitted = this.preemptedNow ? 0 : this.admit();
     return served + admitted;
   }
