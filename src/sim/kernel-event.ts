@@ -45,7 +45,7 @@
 import { deadlock, unschedulable } from './errors.ts';
 import { roofline, stepTimeOf, type Roofline } from './roofline.ts';
 import { newStepView, TraceBuilder } from './step-trace.ts';
-import type { ClientSpec, ServerConfig, SimOptions, SimResult, Workload } from './types.ts';
+import type { ClientSpec, ServerConfig, SimOptions, SimResult, StepView, Workload } from './types.ts';
 
 const OPEN = 0;
 const CLOSED = 1;
@@ -574,6 +574,101 @@ class EventKernel {
   }
 }
 
+/**
+ * Steps in which the running requests only decode and nothing happens at their ends: no
+ * finish, no admission, no arrival before the last of them ends. Runs such steps from
+ * the current one on, with the state in locals, and returns how many it ran (0: the
+ * next step needs the general loop). A step is the same as on the main loop: the same
+ * sums, one stepTimeOf call, t = t + dt, the same trace row and observer view.
+ */
+function quietSteps(e: EventKernel, trace: TraceBuilder | null, onStep: ((v: StepView) => void) | null, view: StepView): number {
+  const m = e.nDecoding;
+  if (m === 0 || e.nPrefilling !== 0 || m > e.tokenBudget) return 0;
+  // the first finish ends the step that makes D = its leftOff; stop before that step
+  const lastQuiet = e.sLeft[e.heap[0]] - 1;
+  let D = e.D;
+  if (D >= lastQuiet) return 0;
+  // a waiting request is admitted once the step leaves budget, a sequence slot and its blocks
+  const bs = e.bs;
+  let headWant = Infinity;
+  if (e.wLen > 0 && e.tokenBudget - m > 0 && e.nRun < e.maxNumSeqs) {
+    const rid = e.wq[e.wHead];
+    const need = e.isl[rid] + e.gen[rid] - e.cached[rid];
+    const room = e.tokenBudget - m;
+    headWant = Math.ceil((need <= room ? need : room) / bs);
+  }
+  const hist = e.slackHist;
+  const roof = e.roof;
+  const compOffSum = e.compOffSum;
+  const nRun = e.nRun;
+  const wLen = e.wLen;
+  const scheduled = e.kind !== CLOSED;
+  const nextDue = scheduled && e.nxt < e.n ? e.schedT[e.nxt] : Infinity;
+  const recording = e.tokTimes !== null;
+  let dMod = e.dMod;
+  let free = e.free;
+  let t = e.t;
+  const D0 = D;
+  while (D < lastQuiet) {
+    const blocks = hist[dMod];
+    if (blocks > free || headWant <= free - blocks) break;
+    free -= blocks;
+    const sumC = compOffSum + m * D;
+    const dt = stepTimeOf(roof, m, m, sumC + m, 0, sumC);
+    const tEnd = t + dt;
+    const used = e.totalBlocks - free;
+    if (trace) trace.push(t, dt, m, 0, nRun, wLen, used);
+    D++;
+    dMod = dMod + 1 === bs ? 0 : dMod + 1;
+    if (recording) {
+      if (D === e.stepEnd.length) {
+        const grown = new Float64Array(2 * D);
+        grown.set(e.stepEnd);
+        e.stepEnd = grown;
+      }
+      e.stepEnd[D] = tEnd;
+    }
+    if (onStep) {
+      view.step = D - 1;
+      view.t = t;
+      view.dt = dt;
+      view.served = m;
+      view.decodes = m;
+      view.prefillTokens = 0;
+      view.tokens = m;
+      view.running = nRun;
+      view.waiting = wLen;
+      view.usedBlocks = used;
+      view.finished = 0;
+      view.done = e.done;
+    }
+    t = tEnd;
+    if (nextDue <= tEnd) {
+      // the arrival joins the queue at the step's end, as on the main loop; the general loop takes over
+      e.D = D;
+      e.dMod = dMod;
+      e.free = free;
+      e.t = t;
+      e.dispatchArrivals(tEnd);
+      if (onStep) onStep(view);
+      return D - D0;
+    }
+    if (onStep) {
+      // the observer may run anything: keep the kernel's state current before calling it
+      e.D = D;
+      e.dMod = dMod;
+      e.free = free;
+      e.t = t;
+      onStep(view);
+    }
+  }
+  e.D = D;
+  e.dMod = dMod;
+  e.free = free;
+  e.t = t;
+  return D - D0;
+}
+
 /** Run the event kernel to completion (inputs already validated). */
 export function runEventKernel(cfg: ServerConfig, workload: Workload, client: ClientSpec, opts: SimOptions = {}): SimResult {
   const e = new EventKernel(cfg, workload, client, opts);
@@ -598,6 +693,7 @@ export function runEventKernel(cfg: ServerConfig, workload: Workload, client: Cl
       throw deadlock(e.t, e.done, n);
     }
 
+    if (quietSteps(e, trace, onStep, view) > 0) continue;
     const served = e.schedule();
     if (served === 0) throw unschedulable(e.t, e.totalBlocks, e.bs);
 
