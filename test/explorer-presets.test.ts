@@ -115,7 +115,7 @@ describe('explorer inputs', () => {
   it('names the field and its range', () => {
     expect(bad({ slots: 0 }).slots).toBe('slots must be an integer from 1 to 4,096');
     expect(bad({ slots: 2.5 }).slots).toMatch(/integer/);
-    expect(bad({ requests: 50_001 }).requests).toMatch(/above 50,000 requests are refused/);
+    expect(bad({ requests: 500_001 }).requests).toMatch(/above 500,000 requests are refused/);
     expect(bad({ client: 'open', rate: -1 }).rate).toMatch(/above 0/);
     expect(bad({ client: 'open', rate: Infinity }).rate).toBeUndefined();
     expect(bad({ warmup: 640 }).warmup).toMatch(/at least one request/);

@@ -82,7 +82,7 @@ export const LIMITS = {
   rate: [0, 100_000],
   isl: [1, 131_072],
   osl: [1, 131_072],
-  requests: [1, 50_000],
+  requests: [1, 500_000],
   seed: [0, 0xffffffff],
   tokenBudget: [1, 1_048_576],
   kvCapacityTokens: [BLOCK_SIZE, 100_000_000],
