@@ -220,7 +220,7 @@ describe.skipIf(!built)('site in a browser', () => {
     const p = await browser.newPage();
     await p.goto(`${origin}${PREFIX}reproduction.html`);
     const rows = await p.$$eval('#reproduction tr[data-kind]', (els) =>
-      els.map((e) => ({ kind: e.getAttribute('data-kind'), group: e.getAttribute('data-group'), ours: e.children[3]?.textContent?.trim() ?? '', how: e.children[5]?.textContent?.trim() ?? '' })),
+      els.map((e) => ({ kind: e.getAttribute('data-kind'), group: e.getAttribute('data-group'), ours: e.children[3]?.textContent?.trim() ?? '', how: e.children[5]?.querySelector('.how')?.textContent?.trim() ?? '' })),
     );
     await p.close();
     for (const r of rows) {
