@@ -1,8 +1,10 @@
 /**
  * §11 Correlated samples and §12 long runs (Figure 9). 160,000-request
- * open-loop runs (about four simulated hours) near the sweep's peak: three at
- * 98%, two at 95%, one at 90%. The 90% run also measures how correlated
- * neighbouring requests are, and what that does to a p99's spread.
+ * open-loop runs (about four simulated hours) near the sweep's peak, at 98%,
+ * 95% and 90% of it, many seeds per load: whether a run collapses, and when,
+ * is a random event, so each is reported over seeds. The 90% runs also
+ * measure how correlated neighbouring requests are, and what that does to a
+ * p99's spread. The figure draws the first few seeds of each load.
  *
  * Nothing per token is kept: each run keeps its per-request TTFTs (8 bytes a
  * request) and reduces them to windows inside the job.
@@ -11,29 +13,26 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, inferencexLengths, poissonTimes, simulate } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { autocorrelation, linearPercentile, windowVsIid } from '../src/stats/index.ts';
-import { num, overSeeds, configNumbers } from './lib/measure.ts';
+import { num, overSeeds, seedList, shareNum, configNumbers } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
 import { StepLog } from './lib/step-log.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
 const config = {
   requests: 160_000,
-  runs: [
-    { loadPct: 98, seed: 1 },
-    { loadPct: 98, seed: 2 },
-    { loadPct: 98, seed: 3 },
-    { loadPct: 95, seed: 1 },
-    { loadPct: 95, seed: 2 },
-    { loadPct: 90, seed: 1 },
-  ],
+  loadsPct: [98, 95, 90],
+  /** Seeds per load: the cost of this experiment grows with it (one run takes seconds). */
+  seeds: seedList(20),
+  /** Runs drawn in the figure: the first seeds of each load. */
+  figureSeeds: { 98: 3, 95: 2, 90: 1 } as Record<string, number>,
   peakSlots: 256,
   /** Back-to-back windows for the p99 over time, requests. */
   window: 1000,
   collapseMs: 1000,
   /** A short benchmark: MLPerf's minimum duration. */
   shortRunS: 600,
-  /** §11 on the 90% run. */
-  correlation: { loadPct: 90, lags: [1, 2], windows: [100, 300, 1000, 3000] },
+  /** §11 on the 90% runs; i.i.d. resamples per window size. */
+  correlation: { loadPct: 90, lags: [1, 2], windows: [100, 300, 1000, 3000], resamples: 1000 },
 };
 type Params = { loadPct: number; seed: number };
 
@@ -44,8 +43,12 @@ export interface WindowRow {
 }
 interface Result extends Params {
   rate: number;
-  windows: WindowRow[];
+  /** Only for the runs drawn in the figure. */
+  windows: WindowRow[] | null;
   collapseS: number | null;
+  maxWindowS: number;
+  /** Worst window of a run that went above the threshold and came back (no collapse): its time, s. */
+  episodeAtS: number | null;
   worstShortMs: number;
   shortRequests: number;
   preemptions: number;
@@ -62,7 +65,7 @@ const experiment = defineExperiment({
   title: 'Correlated samples and long runs',
   config,
   timeoutSeconds: 3600,
-  jobs: (c) => c.runs.map((r) => ({ id: `${r.loadPct}pct-s${r.seed}`, params: r })),
+  jobs: (c) => c.loadsPct.flatMap((loadPct) => c.seeds.map((seed) => ({ id: `${loadPct}pct-s${seed}`, params: { loadPct, seed } }))),
   runJob(c, p: Params, ctx): Result {
     const peak = closedPoint(c.peakSlots).rate;
     const rate = (peak * p.loadPct) / 100;
@@ -102,7 +105,7 @@ const experiment = defineExperiment({
       correlation = {
         acf: c.correlation.lags.map((k) => autocorrelation(ttft, k)),
         spreads: c.correlation.windows.map((windowSize) => {
-          const s = windowVsIid(ttft, { windowSize, p: 0.99, rng: rng.fork(`iid-${windowSize}`) });
+          const s = windowVsIid(ttft, { windowSize, p: 0.99, rng: rng.fork(`iid-${windowSize}`), resamples: c.correlation.resamples });
           return {
             windowSize,
             varianceRatio: s.varianceRatio,
@@ -114,11 +117,15 @@ const experiment = defineExperiment({
         }),
       };
     }
+    const worst = windows.reduce((a, w) => (w.p99Ms > a.p99Ms ? w : a), windows[0]!);
+    const figure = p.seed - c.seeds[0]! < (c.figureSeeds[String(p.loadPct)] ?? 0);
     return {
       ...p,
       rate,
-      windows: windows.map((w) => ({ t: Math.round(w.t * 1000) / 1000, p99Ms: Math.round(w.p99Ms * 1000) / 1000 })),
+      windows: figure ? windows.map((w) => ({ t: Math.round(w.t * 1000) / 1000, p99Ms: Math.round(w.p99Ms * 1000) / 1000 })) : null,
       collapseS,
+      maxWindowS: worst.p99Ms / 1000,
+      episodeAtS: collapseS === null && worst.p99Ms > c.collapseMs ? worst.t : null,
       worstShortMs: Math.max(...short.map((w) => w.p99Ms)),
       shortRequests: Math.round(rate * c.shortRunS),
       preemptions: r.preemptions,
@@ -130,55 +137,65 @@ const experiment = defineExperiment({
   combine(c, results: Result[]) {
     const n: Record<string, NumberValue> = {};
     const peakTok = closedPoint(c.peakSlots).tokPerS;
-    for (const r of results) {
-      const k = `load${r.loadPct}.seed${r.seed}`;
-      n[`${k}.collapsed`] = num(r.collapseS === null ? 0 : 1, 'boolean');
-      if (r.collapseS !== null) n[`${k}.collapse_after_min`] = num(r.collapseS / 60, 'min');
-      n[`${k}.max_window_p99_s`] = num(Math.max(...r.windows.map((w) => w.p99Ms)) / 1000, 's', r.windows.length);
-      n[`${k}.preemptions`] = num(r.preemptions, 'preemptions', c.requests);
-      n[`${k}.duration_h`] = num(r.durationS / 3600, 'h');
-      n[`${k}.worst_short_window_p99_ms`] = num(r.worstShortMs, 'ms', c.window);
-    }
-    for (const load of [...new Set(results.map((r) => r.loadPct))]) {
+    const windowsPerRun = Math.floor(c.requests / c.window);
+    for (const load of c.loadsPct) {
       const g = results.filter((r) => r.loadPct === load);
-      n[`load${load}.runs`] = num(g.length, 'runs');
-      n[`load${load}.collapsed_runs`] = num(g.filter((r) => r.collapseS !== null).length, 'runs', g.length);
-      n[`load${load}.short_run_requests`] = num(g[0].shortRequests, 'requests');
-      n[`load${load}.worst_short_window_p99_ms`] = num(Math.max(...g.map((r) => r.worstShortMs)), 'ms', g.length);
+      const k = `load${load}`;
+      const collapsed = g.filter((r) => r.collapseS !== null);
+      const episodes = g.filter((r) => r.episodeAtS !== null);
+      n[`${k}.runs`] = num(g.length, 'runs');
+      n[`${k}.load_pct`] = num(load, '%');
+      n[`${k}.collapsed_runs`] = num(collapsed.length, 'runs', g.length);
+      n[`${k}.collapsed_share_pct`] = shareNum(collapsed.length, g.length);
+      if (collapsed.length) n[`${k}.collapse_after_h`] = overSeeds(collapsed.map((r) => r.collapseS! / 3600), 'h');
+      n[`${k}.episode_runs`] = num(episodes.length, 'runs', g.length);
+      if (episodes.length) n[`${k}.episode_at_h`] = overSeeds(episodes.map((r) => r.episodeAtS! / 3600), 'h');
+      n[`${k}.max_window_p99_s`] = overSeeds(g.map((r) => r.maxWindowS), 's', windowsPerRun);
+      n[`${k}.preemptions`] = overSeeds(g.map((r) => r.preemptions), 'preemptions', c.requests);
+      n[`${k}.duration_h`] = overSeeds(g.map((r) => r.durationS / 3600), 'h');
+      n[`${k}.short_run_requests`] = num(g[0]!.shortRequests, 'requests');
+      n[`${k}.worst_short_window_p99_ms`] = overSeeds(g.map((r) => r.worstShortMs), 'ms', c.window);
+      const blips = g.filter((r) => r.worstShortMs > c.collapseMs);
+      n[`${k}.short_run_blips`] = num(blips.length, 'runs', g.length);
+      n[`${k}.collapsed_after_clean_short_run`] = num(collapsed.filter((r) => r.worstShortMs <= c.collapseMs).length, 'runs', g.length);
     }
     n['window_requests'] = num(c.window, 'requests');
     Object.assign(n, configNumbers(c, { requests: 'requests', collapseMs: 'ms' }));
-    for (const load of [...new Set(results.map((r) => r.loadPct))]) n[`load${load}.load_pct`] = num(load, '%');
+    n['config.seeds'] = num(c.seeds.length, 'seeds');
     n['short_run_min'] = num(c.shortRunS / 60, 'min');
-    const base = results.find((r) => r.correlation)!;
+    const corrRuns = results.filter((r) => r.correlation);
     // Cost per token scales with 1 / throughput at the same price per GPU-hour.
-    n['cost.load90_over_peak_pct'] = num(100 * (peakTok / base.outputTokPerS - 1), '%');
-    const corr = base.correlation!;
-    c.correlation.lags.forEach((lag, i) => (n[`correlation.lag${lag}`] = num(corr.acf[i], '', c.requests)));
-    for (const s of corr.spreads) {
-      const k = `correlation.w${s.windowSize}`;
-      n[`${k}.variance_ratio_x`] = num(s.varianceRatio, '×', Math.floor(c.requests / s.windowSize));
-      n[`${k}.effective_n`] = num(s.effectiveSampleSize, 'requests');
-      n[`${k}.window_band_lo_ms`] = num(s.windowBand[0], 'ms');
-      n[`${k}.window_band_hi_ms`] = num(s.windowBand[1], 'ms');
-      n[`${k}.iid_band_lo_ms`] = num(s.iidBand[0], 'ms');
-      n[`${k}.iid_band_hi_ms`] = num(s.iidBand[1], 'ms');
-      n[`${k}.too_narrow_x`] = num((s.windowBand[1] - s.windowBand[0]) / (s.iidBand[1] - s.iidBand[0]), '×');
-    }
+    n['cost.load90_over_peak_pct'] = overSeeds(corrRuns.map((r) => 100 * (peakTok / r.outputTokPerS - 1)), '%');
+    c.correlation.lags.forEach((lag, i) => (n[`correlation.lag${lag}`] = overSeeds(corrRuns.map((r) => r.correlation!.acf[i]!), '', c.requests)));
+    c.correlation.windows.forEach((windowSize, i) => {
+      const k = `correlation.w${windowSize}`;
+      const s = corrRuns.map((r) => r.correlation!.spreads[i]!);
+      n[`${k}.variance_ratio_x`] = overSeeds(s.map((x) => x.varianceRatio), '×', Math.floor(c.requests / windowSize));
+      n[`${k}.effective_n`] = overSeeds(s.map((x) => x.effectiveSampleSize), 'requests');
+      n[`${k}.window_band_lo_ms`] = overSeeds(s.map((x) => x.windowBand[0]), 'ms');
+      n[`${k}.window_band_hi_ms`] = overSeeds(s.map((x) => x.windowBand[1]), 'ms');
+      n[`${k}.iid_band_lo_ms`] = overSeeds(s.map((x) => x.iidBand[0]), 'ms');
+      n[`${k}.iid_band_hi_ms`] = overSeeds(s.map((x) => x.iidBand[1]), 'ms');
+      n[`${k}.too_narrow_x`] = overSeeds(s.map((x) => (x.windowBand[1] - x.windowBand[0]) / (x.iidBand[1] - x.iidBand[0])), '×');
+      n[`${k}.window_requests`] = num(windowSize, 'requests');
+    });
     n['correlation.band_pct'] = num(90, '%');
-    for (const s of corr.spreads) n[`correlation.w${s.windowSize}.window_requests`] = num(s.windowSize, 'requests');
-    n['correlation.true_p99_ms'] = num(corr.spreads[0].truth, 'ms', c.requests);
+    n['correlation.iid_resamples'] = num(c.correlation.resamples, 'resamples');
+    n['correlation.true_p99_ms'] = overSeeds(corrRuns.map((r) => r.correlation!.spreads[0]!.truth), 'ms', c.requests);
+    const figureRuns = results.filter((r) => r.windows);
+    const first = corrRuns.find((r) => r.seed === c.seeds[0])!;
     return {
       data: {
-        series: results.map((r) => ({ label: `${r.loadPct}% seed ${r.seed}`, loadPct: r.loadPct, windows: r.windows })),
-        spreads: corr.spreads,
+        series: figureRuns.map((r) => ({ label: `${r.loadPct}% seed ${r.seed}`, loadPct: r.loadPct, windows: r.windows! })),
+        // The spread figure shows one run: the first seed at the correlation load.
+        spreads: first.correlation!.spreads,
         collapseMs: c.collapseMs,
       },
       numbers: n,
     };
   },
   clauses: {
-    arrivals: 'open loop, Poisson at 90, 95 and 98% of the 256-slot closed loop’s delivered rate, 160,000 requests per run',
+    arrivals: `open loop, Poisson at 90, 95 and 98% of the 256-slot closed loop’s delivered rate, 160,000 requests per run, ${config.seeds.length} seeds per load`,
     clock: 'from send (= due)',
     window: 'back-to-back windows of 1,000 requests over the whole run; correlation over the whole 90% run',
     definitions: 'p99 by numpy linear interpolation; collapse = the first window after which every window’s p99 exceeds 1 s; variance ratio = var(windowed p99) ÷ var(p99 of i.i.d. resamples of the same size)',

@@ -11,8 +11,7 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, poissonTimes, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { inferencexLengths } from '../src/sim/index.ts';
-import { linearPercentile } from '../src/stats/index.ts';
-import { num, pctNum, configNumbers, median } from './lib/measure.ts';
+import { num, pctNum, configNumbers, overSeeds, percentileOverSeeds, seedList } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -20,19 +19,23 @@ const config = {
   cap: 64,
   loadsPct: [50, 60, 70, 80, 90, 100, 110, 125, 150],
   requests: 4000,
-  seed: 1,
   /**
-   * More seeds per load, for the spread of the two p99s only: near capacity the
-   * wait behind the cap comes from a few arrival bursts, so one seed's due-clock
-   * p99 says little about another's. The headline numbers stay seed 1's.
+   * Independent runs per load. Near capacity the wait behind the cap comes
+   * from a few arrival bursts, so one seed's due-clock p99 says little about
+   * another's: every number is the median over the seeds, with their spread.
    */
-  spreadSeeds: [2, 3, 4, 5, 6, 7, 8],
+  seeds: seedList(20),
+  /**
+   * Past capacity the due-clock tail grows with every request sent: the same
+   * load run shorter shows by how much (whole runs, like the main one).
+   */
+  runLength: { loadPct: 150, requests: [2000, 3000] },
   /** SLOs for both goodputs (chosen): TTFT and TPOT. */
   slo: { ttftMs: 500, tpotMs: 50 },
   attainment: 0.9,
 };
 
-type Params = { loadPct: number; spreadSeed?: number };
+type Params = { loadPct: number; seed: number; requests: number };
 
 export interface CappedRun {
   offered: number;
@@ -72,28 +75,24 @@ const experiment = defineExperiment({
   title: 'Coordinated omission',
   config,
   jobs: (c) => [
-    ...c.loadsPct.map((loadPct) => ({ id: `${loadPct}pct`, params: { loadPct } as Params })),
-    ...c.loadsPct.flatMap((loadPct) => c.spreadSeeds.map((seed) => ({ id: `${loadPct}pct-s${seed}`, params: { loadPct, spreadSeed: seed } as Params }))),
+    ...c.loadsPct.flatMap((loadPct) => c.seeds.map((seed) => ({ id: `${loadPct}pct-s${seed}`, params: { loadPct, seed, requests: c.requests } }))),
+    ...c.runLength.requests.flatMap((requests) =>
+      c.seeds.map((seed) => ({ id: `${c.runLength.loadPct}pct-n${requests}-s${seed}`, params: { loadPct: c.runLength.loadPct, seed, requests } })),
+    ),
   ],
   runJob(c, p: Params, ctx) {
     const capacity = closedPoint(c.cap).rate;
-    if (p.spreadSeed !== undefined) {
-      const s = cappedRun((capacity * p.loadPct) / 100, c.cap, c.requests, p.spreadSeed);
-      ctx.progress(1, 1, c.requests);
-      return { kind: 'spread' as const, loadPct: p.loadPct, seed: p.spreadSeed, sendMs: linearPercentile(s.ttftSendMs, 0.99), dueMs: linearPercentile(s.ttftDueMs, 0.99) };
-    }
-    const run = cappedRun((capacity * p.loadPct) / 100, c.cap, c.requests, c.seed);
-    ctx.progress(1, 1, c.requests);
+    const run = cappedRun((capacity * p.loadPct) / 100, c.cap, p.requests, p.seed);
+    ctx.progress(1, 1, p.requests);
     let goodSend = 0;
     let goodDue = 0;
-    for (let i = 0; i < c.requests; i++) {
+    for (let i = 0; i < p.requests; i++) {
       const tpotOk = run.tpotMs[i] <= c.slo.tpotMs;
       if (tpotOk && run.ttftSendMs[i] <= c.slo.ttftMs) goodSend++;
       if (tpotOk && run.ttftDueMs[i] <= c.slo.ttftMs) goodDue++;
     }
     return {
-      kind: 'headline' as const,
-      loadPct: p.loadPct,
+      ...p,
       capacity,
       offered: run.offered,
       achieved: run.achieved,
@@ -102,73 +101,71 @@ const experiment = defineExperiment({
       e2eSend: pctNum(run.e2eSendS, 0.99, 's'),
       e2eDue: pctNum(run.e2eDueS, 0.99, 's'),
       vllmGoodput: goodSend / run.duration,
-      attainmentDue: goodDue / c.requests,
-      attainmentSend: goodSend / c.requests,
+      attainmentDue: goodDue / p.requests,
+      attainmentSend: goodSend / p.requests,
     };
   },
   combine(c, results) {
-    type Headline = Extract<(typeof results)[number], { kind: 'headline' }>;
-    type Spread = Extract<(typeof results)[number], { kind: 'spread' }>;
-    const rows = results.filter((r): r is Headline => r.kind === 'headline');
-    const spread = results.filter((r): r is Spread => r.kind === 'spread');
+    const main = results.filter((r) => r.requests === c.requests);
+    const at = (load: number) => main.filter((r) => r.loadPct === load);
     const n: Record<string, NumberValue> = {};
-    // The spread over seeds (seed 1 included): median, with the min–max as its interval.
-    for (const r of rows) {
-      const g = spread.filter((s) => s.loadPct === r.loadPct);
-      for (const [clock, values] of [
-        ['due', [r.ttftDue.value, ...g.map((s) => s.dueMs)]],
-        ['send', [r.ttftSend.value, ...g.map((s) => s.sendMs)]],
-      ] as const) {
-        n[`load${r.loadPct}.p99_ttft_${clock}_seeds_median_ms`] = {
-          value: median(values),
-          unit: 'ms',
-          n: values.length,
-          interval: [Math.min(...values), Math.max(...values)],
-          intervalKind: `min–max over ${values.length} seeds`,
-        };
+    const seeds = (rs: typeof main, f: (r: (typeof main)[number]) => number, unit: string, size: number | null = c.requests) => overSeeds(rs.map(f), unit, size);
+    for (const load of c.loadsPct) {
+      const g = at(load);
+      const k = `load${load}`;
+      n[`${k}.offered_req_per_s`] = num(g[0]!.offered, 'req/s');
+      n[`${k}.achieved_req_per_s`] = seeds(g, (r) => r.achieved, 'req/s');
+      n[`${k}.p99_ttft_send_ms`] = percentileOverSeeds(g.map((r) => r.ttftSend));
+      n[`${k}.p99_ttft_due_ms`] = percentileOverSeeds(g.map((r) => r.ttftDue));
+      n[`${k}.p99_e2e_send_s`] = percentileOverSeeds(g.map((r) => r.e2eSend));
+      n[`${k}.p99_e2e_due_s`] = percentileOverSeeds(g.map((r) => r.e2eDue));
+      n[`${k}.due_over_send_p99_x`] = seeds(g, (r) => r.ttftDue.value / r.ttftSend.value, '×', null);
+      n[`${k}.vllm_goodput_req_per_s`] = seeds(g, (r) => r.vllmGoodput, 'req/s');
+      n[`${k}.slo_attainment_due_pct`] = seeds(g, (r) => 100 * r.attainmentDue, '%');
+      n[`${k}.slo_attainment_send_pct`] = seeds(g, (r) => 100 * r.attainmentSend, '%');
+      n[`${k}.load_pct`] = num(load, '%');
+    }
+    for (const requests of c.runLength.requests) {
+      const g = results.filter((r) => r.requests === requests);
+      n[`load${c.runLength.loadPct}.requests${requests}.p99_ttft_due_ms`] = percentileOverSeeds(g.map((r) => r.ttftDue));
+      n[`load${c.runLength.loadPct}.requests${requests}.requests`] = num(requests, 'requests');
+    }
+    n['config.seeds'] = num(c.seeds.length, 'seeds');
+    n['capacity_req_per_s'] = num(main[0]!.capacity, 'req/s');
+    const sendMedians = c.loadsPct.map((load) => n[`load${load}.p99_ttft_send_ms`]!.value);
+    n['p99_ttft_send.min_ms'] = num(Math.min(...sendMedians), 'ms', c.loadsPct.length);
+    n['p99_ttft_send.max_ms'] = num(Math.max(...sendMedians), 'ms', c.loadsPct.length);
+    // Per seed: the highest achieved rate over the sweep.
+    n['achieved.max_req_per_s'] = overSeeds(c.seeds.map((seed) => Math.max(...main.filter((r) => r.seed === seed).map((r) => r.achieved))), 'req/s', c.loadsPct.length);
+    // DistServe, per seed: the highest offered rate up to which every point keeps ≥ 90% of requests within the SLOs (clock from due).
+    const distserve = c.seeds.map((seed) => {
+      let best = 0;
+      for (const r of main.filter((x) => x.seed === seed).sort((a, b) => a.offered - b.offered)) {
+        if (r.attainmentDue >= c.attainment) best = r.offered;
+        else break;
       }
-    }
-    n['config.seeds_for_spread'] = num(1 + c.spreadSeeds.length, 'seeds');
-    n['capacity_req_per_s'] = num(rows[0].capacity, 'req/s');
-    for (const r of rows) {
-      const k = `load${r.loadPct}`;
-      n[`${k}.offered_req_per_s`] = num(r.offered, 'req/s');
-      n[`${k}.achieved_req_per_s`] = num(r.achieved, 'req/s', c.requests);
-      n[`${k}.p99_ttft_send_ms`] = r.ttftSend;
-      n[`${k}.p99_ttft_due_ms`] = r.ttftDue;
-      n[`${k}.p99_e2e_send_s`] = r.e2eSend;
-      n[`${k}.p99_e2e_due_s`] = r.e2eDue;
-      n[`${k}.due_over_send_p99_x`] = num(r.ttftDue.value / r.ttftSend.value, '×');
-      n[`${k}.vllm_goodput_req_per_s`] = num(r.vllmGoodput, 'req/s', c.requests);
-      n[`${k}.slo_attainment_due_pct`] = num(100 * r.attainmentDue, '%', c.requests);
-      n[`${k}.slo_attainment_send_pct`] = num(100 * r.attainmentSend, '%', c.requests);
-    }
-    const send = rows.map((r) => r.ttftSend.value);
-    n['p99_ttft_send.min_ms'] = num(Math.min(...send), 'ms', rows.length);
-    n['p99_ttft_send.max_ms'] = num(Math.max(...send), 'ms', rows.length);
-    n['achieved.max_req_per_s'] = num(Math.max(...rows.map((r) => r.achieved)), 'req/s', rows.length);
-    // DistServe: the highest offered rate up to which every point keeps ≥ 90% of requests within the SLOs (clock from due).
-    let best: number | null = null;
-    for (const r of [...rows].sort((a, b) => a.offered - b.offered)) {
-      if (r.attainmentDue >= c.attainment) best = r.offered;
-      else break;
-    }
-    n['distserve_goodput_req_per_s'] = num(best ?? 0, 'req/s', rows.length);
+      return best;
+    });
+    n['distserve_goodput_req_per_s'] = overSeeds(distserve, 'req/s', c.loadsPct.length);
     n['slo.ttft_ms'] = num(c.slo.ttftMs, 'ms');
     n['slo.attainment_pct'] = num(100 * c.attainment, '%');
     Object.assign(n, configNumbers(c, { cap: 'requests', requests: 'requests' }));
-    for (const r of rows) n[`load${r.loadPct}.load_pct`] = num(r.loadPct, '%');
     n['slo.tpot_ms'] = num(c.slo.tpotMs, 'ms');
-    const lines = rows.flatMap((r) => [
-      { load: r.loadPct, v: r.ttftSend.value / 1000, clock: 'from send (printed)' },
-      { load: r.loadPct, v: r.ttftDue.value / 1000, clock: 'from due (experienced)' },
+    const band = (load: number, f: (r: (typeof main)[number]) => number) => {
+      const v = overSeeds(at(load).map(f), 's');
+      return { v: v.value, q1: v.spread?.q1 ?? v.value, q3: v.spread?.q3 ?? v.value };
+    };
+    const lines = c.loadsPct.flatMap((load) => [
+      { load, clock: 'from send (printed)', ...band(load, (r) => r.ttftSend.value / 1000) },
+      { load, clock: 'from due (experienced)', ...band(load, (r) => r.ttftDue.value / 1000) },
     ]);
-    return { data: { lines, rates: rows.map((r) => ({ load: r.loadPct, offered: r.offered, achieved: r.achieved })) }, numbers: n };
+    const rates = c.loadsPct.map((load) => ({ load, offered: n[`load${load}.offered_req_per_s`]!.value, achieved: n[`load${load}.achieved_req_per_s`]!.value }));
+    return { data: { lines, rates, seeds: c.seeds.length }, numbers: n };
   },
   clauses: {
     arrivals: 'Poisson at 50–150% of the 64-slot capacity, behind a client FIFO semaphore of 64 (vLLM --request-rate + --max-concurrency)',
     clock: 'from send (after the semaphore) vs from due (the scheduled arrival)',
-    window: 'whole run of 4,000 requests; overloaded runs keep growing with run length',
+    window: `whole run of 4,000 requests; overloaded runs keep growing with run length; medians over ${config.seeds.length} seeds per load`,
     definitions: 'p99 by numpy linear interpolation with 95% order-statistic interval; vLLM goodput = requests meeting TTFT ≤ 500 ms and TPOT ≤ 50 ms ÷ duration (clock after the semaphore); DistServe goodput = highest offered rate with ≥ 90% meeting them (clock from due)',
     tokens: 'server token counts',
     prompts: 'InferenceX random lengths in [819, 1,024] in and out',

@@ -5,7 +5,7 @@
  * some fall into a preemption spiral the closed loop can never enter.
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { num, overSeeds, pctNum, shareNum, configNumbers } from './lib/measure.ts';
+import { num, overSeeds, pctNum, percentileOverSeeds, seedList, shareNum, configNumbers } from './lib/measure.ts';
 import { closedPoint, openRun, p99, SWEEP, OPEN_DROP_SHARE } from './lib/sweep.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -13,18 +13,24 @@ const config = {
   slots: [1, 2, 4, 8, 16, 32, 64, 96, 128, 192, 256, 320],
   /** Open-loop requests per point (first and last 10% dropped). */
   openRequests: 8000,
-  openSeed: 1,
-  /** The sweep's peak point, and the seeds run there. */
+  /**
+   * Seeds per sweep point: seed s runs the closed loop with its own lengths,
+   * then its open twin at the rate that closed run delivered. Every number of a
+   * point is the median over the seeds, with their spread.
+   */
+  seeds: seedList(20),
+  /** The sweep's peak point, and the seeds of the open runs at seed 1's peak rate (the cliff's reference). */
   peakSlots: 256,
-  peakSeeds: Array.from({ length: 15 }, (_, i) => 101 + i),
+  peakSeeds: seedList(20, 101),
   /** A run whose p99 TTFT exceeds this has collapsed. */
   collapseMs: 1000,
 };
-type Params = { kind: 'point'; slots: number } | { kind: 'peak'; seed: number };
+type Params = { kind: 'point'; slots: number; seed: number } | { kind: 'peak'; seed: number };
 
 interface PointResult {
   kind: 'point';
   slots: number;
+  seed: number;
   closed: { rate: number; tokPerS: number; p99: NumberValue; tpotMeanMs: number; meanE2E: number; inFlight: number; preemptions: number };
   open: { p99: NumberValue; tpotMeanMs: number; inSystem: number; littlePredicted: number; preemptions: number } | null;
 }
@@ -42,7 +48,7 @@ const experiment = defineExperiment({
   config,
   timeoutSeconds: 1800,
   jobs: (c) => [
-    ...c.slots.map((slots) => ({ id: `point-${slots}`, params: { kind: 'point' as const, slots } })),
+    ...c.slots.flatMap((slots) => c.seeds.map((seed) => ({ id: `point-${slots}-s${seed}`, params: { kind: 'point' as const, slots, seed } }))),
     ...c.peakSeeds.map((seed) => ({ id: `peak-s${seed}`, params: { kind: 'peak' as const, seed } })),
   ],
   runJob(c, p: Params, ctx): PointResult | PeakResult {
@@ -52,7 +58,7 @@ const experiment = defineExperiment({
       ctx.progress(1, 1, c.openRequests);
       return { kind: 'peak', seed: p.seed, rate, p99Ms: p99(o.ttftMs), preemptions: o.preemptions };
     }
-    const cp = closedPoint(p.slots);
+    const cp = closedPoint(p.slots, undefined, p.seed);
     const closed = {
       rate: cp.rate,
       tokPerS: cp.tokPerS,
@@ -63,11 +69,12 @@ const experiment = defineExperiment({
       preemptions: cp.preemptions,
     };
     // Past the peak the closed loop delivers less; its open-loop twin is the peak's, run separately.
-    const o = p.slots <= c.peakSlots ? openRun(cp.rate, c.openRequests, c.openSeed) : null;
+    const o = p.slots <= c.peakSlots ? openRun(cp.rate, c.openRequests, p.seed) : null;
     ctx.progress(1, 1, p.slots * 20 + (o ? c.openRequests : 0));
     return {
       kind: 'point',
       slots: p.slots,
+      seed: p.seed,
       closed,
       open: o && { p99: pctNum(o.ttftMs, 0.99, 'ms'), tpotMeanMs: o.tpotMeanMs, inSystem: o.inSystem, littlePredicted: o.littlePredicted, preemptions: o.preemptions },
     };
@@ -76,28 +83,40 @@ const experiment = defineExperiment({
     const points = results.filter((r): r is PointResult => r.kind === 'point');
     const peaks = results.filter((r): r is PeakResult => r.kind === 'peak');
     const n: Record<string, NumberValue> = {};
-    for (const pt of points) {
-      const k = `slots${pt.slots}`;
-      n[`${k}.closed.rate_req_per_s`] = num(pt.closed.rate, 'req/s');
-      n[`${k}.closed.output_tok_per_s`] = num(pt.closed.tokPerS, 'tok/s');
-      n[`${k}.closed.p99_ttft_ms`] = pt.closed.p99;
-      n[`${k}.closed.mean_tpot_ms`] = num(pt.closed.tpotMeanMs, 'ms', pt.closed.p99.n);
-      n[`${k}.closed.mean_e2e_s`] = num(pt.closed.meanE2E, 's');
-      n[`${k}.closed.little_in_flight`] = num(pt.closed.inFlight, 'requests');
-      n[`${k}.closed.preemptions`] = num(pt.closed.preemptions, 'preemptions');
-      if (pt.open) {
-        n[`${k}.open.p99_ttft_ms`] = pt.open.p99;
-        n[`${k}.open.mean_tpot_ms`] = num(pt.open.tpotMeanMs, 'ms', pt.open.p99.n);
-        n[`${k}.open.in_system`] = num(pt.open.inSystem, 'requests', pt.open.p99.n);
-        n[`${k}.open.little_predicted`] = num(pt.open.littlePredicted, 'requests', pt.open.p99.n);
-        n[`${k}.open.preemptions`] = num(pt.open.preemptions, 'preemptions');
-        n[`${k}.open_over_closed_p99_x`] = num(pt.open.p99.value / pt.closed.p99.value, '×');
-        n[`${k}.open_over_closed_tpot_pct`] = num(100 * (pt.open.tpotMeanMs / pt.closed.tpotMeanMs - 1), '%');
+    const size = (pts: PointResult[]) => pts[0]!.closed.p99.n;
+    for (const slots of c.slots) {
+      const g = points.filter((pt) => pt.slots === slots);
+      const k = `slots${slots}`;
+      const over = (f: (pt: PointResult) => number, unit: string, sampleSize: number | null = null) => overSeeds(g.map(f), unit, sampleSize);
+      n[`${k}.closed.rate_req_per_s`] = over((pt) => pt.closed.rate, 'req/s');
+      n[`${k}.closed.output_tok_per_s`] = over((pt) => pt.closed.tokPerS, 'tok/s');
+      n[`${k}.closed.p99_ttft_ms`] = percentileOverSeeds(g.map((pt) => pt.closed.p99));
+      n[`${k}.closed.mean_tpot_ms`] = over((pt) => pt.closed.tpotMeanMs, 'ms', size(g));
+      n[`${k}.closed.mean_e2e_s`] = over((pt) => pt.closed.meanE2E, 's');
+      n[`${k}.closed.little_in_flight`] = over((pt) => pt.closed.inFlight, 'requests');
+      n[`${k}.closed.preemptions`] = over((pt) => pt.closed.preemptions, 'preemptions');
+      const open = g.filter((pt) => pt.open);
+      if (open.length) {
+        const o = (pt: PointResult) => pt.open!;
+        const overOpen = (f: (pt: PointResult) => number, unit: string, sampleSize: number | null = null) => overSeeds(open.map(f), unit, sampleSize);
+        n[`${k}.open.p99_ttft_ms`] = percentileOverSeeds(open.map((pt) => o(pt).p99));
+        n[`${k}.open.mean_tpot_ms`] = overOpen((pt) => o(pt).tpotMeanMs, 'ms', o(open[0]!).p99.n);
+        n[`${k}.open.in_system`] = overOpen((pt) => o(pt).inSystem, 'requests', o(open[0]!).p99.n);
+        n[`${k}.open.little_predicted`] = overOpen((pt) => o(pt).littlePredicted, 'requests', o(open[0]!).p99.n);
+        n[`${k}.open.preemptions`] = overOpen((pt) => o(pt).preemptions, 'preemptions');
+        // Per seed, open twin against its own closed run; then the median of those ratios.
+        n[`${k}.open_over_closed_p99_x`] = overOpen((pt) => o(pt).p99.value / pt.closed.p99.value, '×');
+        n[`${k}.open_over_closed_tpot_pct`] = overOpen((pt) => 100 * (o(pt).tpotMeanMs / pt.closed.tpotMeanMs - 1), '%');
+        n[`${k}.open_minus_closed_in_flight`] = overOpen((pt) => o(pt).inSystem - pt.closed.inFlight, 'requests');
       }
     }
-    const peak = points.reduce((a, b) => (b.closed.rate > a.closed.rate ? b : a));
-    n['peak.slots'] = num(peak.slots, 'slots');
-    n['peak.rate_req_per_s'] = num(peak.closed.rate, 'req/s');
+    const rateOf = (slots: number) => n[`slots${slots}.closed.rate_req_per_s`]!.value;
+    const peakSlots = c.slots.reduce((a, b) => (rateOf(b) > rateOf(a) ? b : a));
+    n['peak.slots'] = num(peakSlots, 'slots');
+    n['peak.rate_req_per_s'] = n[`slots${peakSlots}.closed.rate_req_per_s`]!;
+    // The open runs below, the cliff and the long runs take their loads from seed 1's peak rate: one fixed reference.
+    const reference = points.find((pt) => pt.slots === c.peakSlots && pt.seed === SWEEP.seed)!;
+    n['peak.reference_rate_req_per_s'] = num(reference.closed.rate, 'req/s');
     const collapsed = peaks.filter((r) => r.p99Ms > c.collapseMs);
     const fine = peaks.filter((r) => r.p99Ms <= c.collapseMs);
     n['peak_open.runs'] = num(peaks.length, 'runs');
@@ -114,7 +133,8 @@ const experiment = defineExperiment({
       n['peak_open.collapsed_preemptions_max'] = num(Math.max(...collapsed.map((r) => r.preemptions)), 'preemptions', collapsed.length);
     }
     n['peak_open.fine'] = num(fine.length, 'runs', peaks.length);
-    const tpotDiffs = points.filter((pt) => pt.open).map((pt) => Math.abs(100 * (pt.open!.tpotMeanMs / pt.closed.tpotMeanMs - 1)));
+    // Over the sweep points, of the median-over-seeds TPOT difference.
+    const tpotDiffs = c.slots.filter((s) => n[`slots${s}.open_over_closed_tpot_pct`]).map((s) => Math.abs(n[`slots${s}.open_over_closed_tpot_pct`]!.value));
     n['tpot.max_abs_diff_pct'] = num(Math.max(...tpotDiffs), '%', tpotDiffs.length);
     Object.assign(n, configNumbers(c, { openRequests: 'requests', peakSlots: 'slots', collapseMs: 'ms' }));
     n['config.peak_seeds'] = num(c.peakSeeds.length, 'seeds');
@@ -122,16 +142,20 @@ const experiment = defineExperiment({
     n['config.max_slots'] = num(Math.max(...c.slots), 'slots');
     n['config.prompts_per_slot'] = num(SWEEP.multiplier, '×');
     n['config.drop_pct'] = num(100 * OPEN_DROP_SHARE, '%');
-    for (const pt of points) n[`slots${pt.slots}.slots`] = num(pt.slots, 'slots');
-    n['peak_open.p99_mean_ms'] = overSeeds(peaks.map((r) => r.p99Ms), 'ms');
-    const sweep = points.map((pt) => ({
-      slots: pt.slots,
-      rate: pt.closed.rate,
-      closed: pt.closed.p99.value,
-      open: pt.open?.p99.value ?? null,
+    n['config.seeds'] = num(c.seeds.length, 'seeds');
+    for (const slots of c.slots) n[`slots${slots}.slots`] = num(slots, 'slots');
+    const q = (id: string) => {
+      const v = n[id];
+      return v ? { v: v.value, q1: v.spread?.q1 ?? v.value, q3: v.spread?.q3 ?? v.value } : null;
+    };
+    const sweep = c.slots.map((slots) => ({
+      slots,
+      rate: rateOf(slots),
+      closed: q(`slots${slots}.closed.p99_ttft_ms`)!,
+      open: q(`slots${slots}.open.p99_ttft_ms`),
     }));
     return {
-      data: { sweep, peaks: peaks.map((r) => ({ seed: r.seed, p99: r.p99Ms, collapsed: r.p99Ms > c.collapseMs })), peakRate: peak.closed.rate },
+      data: { sweep, seeds: c.seeds.length, peaks: peaks.map((r) => ({ seed: r.seed, p99: r.p99Ms, collapsed: r.p99Ms > c.collapseMs })), peakRate: reference.closed.rate },
       numbers: n,
     };
   },

@@ -11,7 +11,7 @@ import { withOverrides, type ServerOverrides } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { linearPercentile } from '../src/stats/index.ts';
 import { speedRange } from '../src/metrics/index.ts';
-import { num } from './lib/measure.ts';
+import { num, overSeeds, seedList } from './lib/measure.ts';
 import { closedPoint } from './lib/sweep.ts';
 import { config as waveConfig, runOne as firstWaveRun } from './first-wave.ts';
 import { cappedRun } from './omission.ts';
@@ -33,45 +33,46 @@ const config = {
     { id: 'budget_2048', label: 'token budget 2,048', overrides: { tokenBudget: 2048 } },
     { id: 'budget_16384', label: 'token budget 16,384', overrides: { tokenBudget: 16384 } },
   ] as { id: string; label: string; overrides: ServerOverrides }[],
-  omission: { cap: 64, requests: 4000, seed: 1, loadPct: 90, lowPct: 50, highPct: 125 },
+  omission: { cap: 64, requests: 4000, loadPct: 90, lowPct: 50, highPct: 125 },
+  /** Seeds per variant for the three effects that depend on random draws (first wave, omission, metronome); the definitions run draws nothing. */
+  seeds: seedList(20),
   llmperfInflationId: 'tokens.llmperf_inflation.english_docs_x',
 };
-type Params = { id: string; overrides: ServerOverrides };
+type Params = { id: string; overrides: ServerOverrides; seed: number };
 
 const experiment = defineExperiment({
   id: 'sensitivity',
   title: 'How much of this is the model',
   config,
   needs: ['tokens'],
-  jobs: (c) => c.variants.map((v) => ({ id: v.id, params: { id: v.id, overrides: v.overrides } })),
+  jobs: (c) => c.variants.flatMap((v) => c.seeds.map((seed) => ({ id: `${v.id}-s${seed}`, params: { id: v.id, overrides: v.overrides, seed } }))),
   runJob(c, p: Params, ctx) {
     const cfg = withOverrides(p.overrides);
-    // 1. First wave: p99 of the whole run ÷ p99 without the wave, mean over the first-wave seeds.
-    const wave = waveConfig.seeds.map((seed) => {
-      const r = firstWaveRun(waveConfig, { slots: 64, multiplier: waveConfig.multiplier, seed }, createRng(seed), cfg);
-      return r.p99AllMs / r.p99AfterMs;
-    });
+    const seed = p.seed;
+    // 1. First wave: p99 of the whole run ÷ p99 without the wave.
+    const w = firstWaveRun(waveConfig, { slots: 64, multiplier: waveConfig.multiplier, seed }, createRng(seed), cfg);
     // 2. Coordinated omission behind a cap of 64 at this server's own 64-slot capacity.
     const o = c.omission;
     const capacity = closedPoint(o.cap, cfg).rate;
     const p99 = (load: number) => {
-      const run = cappedRun((capacity * load) / 100, o.cap, o.requests, o.seed, cfg);
+      const run = cappedRun((capacity * load) / 100, o.cap, o.requests, seed, cfg);
       return { send: linearPercentile(run.ttftSendMs, 0.99), due: linearPercentile(run.ttftDueMs, 0.99) };
     };
     const at = p99(o.loadPct);
     const low = p99(o.lowPct);
     const high = p99(o.highPct);
-    // 3. Definitions (LLMPerf's factor applied in combine). 4. Metronome.
-    const defs = definitionsRun(defsConfig, cfg);
-    const fixed = metronomeRun(metroConfig, { lengths: 'fixed', seed: metroConfig.seeds[0] }, createRng(metroConfig.seeds[0]), cfg);
-    const ranged = metronomeRun(metroConfig, { lengths: 'ranged', seed: metroConfig.seeds[0] }, createRng(metroConfig.seeds[0]), cfg);
+    // 3. Definitions (no random draws: once per variant; LLMPerf's factor applied in combine). 4. Metronome.
+    const defs = seed === c.seeds[0] ? definitionsRun(defsConfig, cfg).rows : null;
+    const fixed = metronomeRun(metroConfig, { lengths: 'fixed', seed }, createRng(seed), cfg);
+    const ranged = metronomeRun(metroConfig, { lengths: 'ranged', seed }, createRng(seed), cfg);
     ctx.progress(1, 1);
     return {
       id: p.id,
-      waveInflation: wave.reduce((a, b) => a + b, 0) / wave.length,
+      seed,
+      waveInflation: w.p99AllMs / w.p99AfterMs,
       omissionX: at.due / at.send,
       printedChangePct: 100 * (high.send / low.send - 1),
-      defsRows: defs.rows,
+      defsRows: defs,
       metronomeX: fixed.medianMs / ranged.medianMs,
       capacity,
     };
@@ -79,17 +80,33 @@ const experiment = defineExperiment({
   combine(c, results, deps) {
     const f = deps.number(c.llmperfInflationId).value;
     const n: Record<string, NumberValue> = {};
-    const rows = results.map((r, i) => {
-      const [lo, hi] = speedRange(withInflation(r.defsRows, f))!;
-      const v = { id: r.id, label: c.variants[i].label, wave: r.waveInflation, omission: r.omissionX, printed: r.printedChangePct, definitions: hi / lo, metronome: r.metronomeX };
-      n[`${r.id}.first_wave_x`] = num(v.wave, '×');
-      n[`${r.id}.omission_x`] = num(v.omission, '×');
-      n[`${r.id}.printed_p99_change_pct`] = num(v.printed, '%');
-      n[`${r.id}.definitions_spread_x`] = num(v.definitions, '×');
-      n[`${r.id}.metronome_x`] = num(v.metronome, '×');
-      n[`${r.id}.capacity64_req_per_s`] = num(r.capacity, 'req/s');
-      return v;
+    const rows = c.variants.map((variant) => {
+      const g = results.filter((r) => r.id === variant.id);
+      const [lo, hi] = speedRange(withInflation(g.find((r) => r.defsRows)!.defsRows!, f))!;
+      const over = (k: 'waveInflation' | 'omissionX' | 'printedChangePct' | 'metronomeX', unit: string) => overSeeds(g.map((r) => r[k]), unit);
+      const nv = {
+        wave: over('waveInflation', '×'),
+        omission: over('omissionX', '×'),
+        printed: over('printedChangePct', '%'),
+        metronome: over('metronomeX', '×'),
+      };
+      n[`${variant.id}.first_wave_x`] = nv.wave;
+      n[`${variant.id}.omission_x`] = nv.omission;
+      n[`${variant.id}.printed_p99_change_pct`] = nv.printed;
+      n[`${variant.id}.definitions_spread_x`] = num(hi / lo, '×');
+      n[`${variant.id}.metronome_x`] = nv.metronome;
+      n[`${variant.id}.capacity64_req_per_s`] = num(g[0]!.capacity, 'req/s');
+      return {
+        id: variant.id,
+        label: variant.label,
+        wave: nv.wave.value,
+        omission: nv.omission.value,
+        printed: nv.printed.value,
+        definitions: hi / lo,
+        metronome: nv.metronome.value,
+      };
     });
+    // Ranges over the variants of each variant's median over seeds.
     for (const k of ['wave', 'omission', 'printed', 'definitions', 'metronome'] as const) {
       const vals = rows.map((r) => r[k]);
       const unit = k === 'printed' ? '%' : '×';
@@ -98,6 +115,7 @@ const experiment = defineExperiment({
       n[`range.${name.replace(/_(x|pct)$/, '')}.max_${unit === '%' ? 'pct' : 'x'}`] = num(Math.max(...vals), unit, rows.length);
     }
     n['variants'] = num(rows.length, 'variants');
+    n['config.seeds'] = num(c.seeds.length, 'seeds');
     n['config.omission_cap'] = num(c.omission.cap, 'requests');
     n['config.omission_load_pct'] = num(c.omission.loadPct, '%');
     n['config.printed_low_pct'] = num(c.omission.lowPct, '%');
@@ -113,7 +131,7 @@ const experiment = defineExperiment({
     arrivals: 'as in §2 (closed, 64 slots, 10×), §9 (Poisson behind a cap of 64, 90% of that server’s own 64-slot capacity), §1 (closed, 64 users) and §6 (closed, 64 slots, 20×)',
     clock: 'as in each effect’s own section',
     window: 'as in each effect’s own section',
-    definitions: 'first wave = whole-run p99 ÷ p99 without the wave (mean of 3 seeds); omission = due p99 ÷ send p99; printed change = send p99 at 125% ÷ at 50% − 1; definitions = max ÷ min of the seven headline speeds; metronome = fixed ÷ ranged steady median TTFT',
+    definitions: `first wave = whole-run p99 ÷ p99 without the wave; omission = due p99 ÷ send p99; printed change = send p99 at 125% ÷ at 50% − 1; definitions = max ÷ min of the seven headline speeds; metronome = fixed ÷ ranged steady median TTFT; each the median over ${config.seeds.length} seeds per variant`,
     tokens: 'server counts; LLMPerf with the Llama 2 factor from the tokens experiment',
     prompts: 'as in each effect’s own section',
   },

@@ -7,7 +7,7 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import type { DataOf } from '../src/pipeline/types.ts';
 import { defaultServerConfig, inferencexLengths, simulate } from '../src/sim/index.ts';
 import { autocorrelation } from '../src/stats/index.ts';
-import { num, overSeeds, steadyWindow, configNumbers } from './lib/measure.ts';
+import { num, overSeeds, seedList, steadyWindow, configNumbers } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
 
 const config = {
@@ -17,7 +17,8 @@ const config = {
   rangeRatio: 0.8,
   /** Requests per slot: the InferenceX recipe (10) and a single wave (1). */
   multipliers: [10, 1],
-  seeds: [1, 2, 3],
+  /** Independent runs per request count: the numbers are medians over them, with their spread. */
+  seeds: seedList(20),
   binS: 0.5,
   /** Echo period searched between these lags, s. */
   echoLagS: [2, 30] as [number, number],
@@ -84,6 +85,7 @@ const experiment = defineExperiment({
       bin_s: num(c.binS, 's'),
       ...configNumbers(c, { slots: 'slots', isl: 'tokens', osl: 'tokens' }),
       'x10.multiplier_x': num(c.multipliers[0], '×'),
+      'config.seeds': num(c.seeds.length, 'seeds'),
       'x10.requests': num(c.slots * c.multipliers[0], 'requests'),
     };
     const fig = ten.find((r) => r.timeline)!;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pngjs from 'pngjs';
 import { UserError } from '../src/errors.ts';
-import { compareData, computeDiff, dataRows, fmtRel, hasChanges, loadDir, parseArgs, runDiff, summaryLines } from '../src/pipeline/diff.ts';
+import { compareData, compareNumbers, computeDiff, dataRows, fmtRel, hasChanges, loadDir, numberLine, parseArgs, runDiff, summaryLines } from '../src/pipeline/diff.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
 import type { Published } from '../src/site/published.ts';
 import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
@@ -328,4 +328,18 @@ describe('end to end: one constant changed in a scratch project', () => {
     expect(result.figures[0]!.data!.every((d) => d.fields?.join() === 'ms')).toBe(true);
     expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3); figures 1 changed, 0 new, 0 removed');
   }, 60_000);
+});
+
+describe('numbers over seeds in the diff', () => {
+  it('names a change of the spread over seeds (and of the modes) when the value stays', () => {
+    const entry = (q3: number, modes?: [number, number]) => ({
+      value: 40, unit: 'ms', n: 576, interval: null, experiment: 'e', seeds: 20,
+      spread: { min: 38, q1: 39, median: 40, q3, max: 59, ...(modes ? { modes: [{ min: 38, median: 39, max: 42, seeds: modes[0] }, { min: 51, median: 55, max: 59, seeds: modes[1] }] } : {}) },
+    });
+    const rows = compareNumbers({ 'e.p99_ms': entry(52) as never }, { 'e.p99_ms': entry(53, [13, 7]) as never }, new Map());
+    expect(rows).toHaveLength(1);
+    const line = numberLine(rows[0]!);
+    expect(line).toContain('unchanged');
+    expect(line).toContain('spread over seeds 20 seeds 38–59 (q 39–52) → 20 seeds 38–59 (q 39–53), modes 13|7');
+  });
 });

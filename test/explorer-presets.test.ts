@@ -70,7 +70,7 @@ describe('explorer presets reproduce their experiments', () => {
     expect(closed.p99Send.n).toBe(cp.ttftMs.length);
     const o = get('open-64').params;
     expect(o.rate).toBe(cp.rate);
-    const want = openRun(cp.rate, openClosed.config.openRequests, openClosed.config.openSeed);
+    const want = openRun(cp.rate, openClosed.config.openRequests, openClosed.config.seeds[0]);
     const got = runExplorer(o);
     expect(got.p99Send.value).toBe(p99(want.ttftMs));
     expect(got.p99Send.n).toBe(want.ttftMs.length);
@@ -80,7 +80,7 @@ describe('explorer presets reproduce their experiments', () => {
     const c = omission.config;
     const capacity = closedPoint(c.cap).rate;
     for (const load of [90, 150]) {
-      const want = cappedRun((capacity * load) / 100, c.cap, c.requests, c.seed);
+      const want = cappedRun((capacity * load) / 100, c.cap, c.requests, c.seeds[0]);
       const got = runExplorer(get(`omission-${load}`).params);
       expect(got.p99Send.value).toBe(p99(want.ttftSendMs));
       expect(got.p99Due.value).toBe(p99(want.ttftDueMs));
@@ -116,7 +116,7 @@ describe('explorer inputs', () => {
   it('names the field and its range', () => {
     expect(bad({ slots: 0 }).slots).toBe('slots must be an integer from 1 to 4,096');
     expect(bad({ slots: 2.5 }).slots).toMatch(/integer/);
-    expect(bad({ requests: 50_001 }).requests).toMatch(/above 50,000 requests are refused/);
+    expect(bad({ requests: 500_001 }).requests).toMatch(/above 500,000 requests are refused/);
     expect(bad({ client: 'open', rate: -1 }).rate).toMatch(/above 0/);
     expect(bad({ client: 'open', rate: Infinity }).rate).toBeUndefined();
     expect(bad({ warmup: 640 }).warmup).toMatch(/at least one request/);

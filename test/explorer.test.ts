@@ -194,9 +194,9 @@ describe('explorer in a browser', () => {
     expect(await runOf(p)).toBe(before);
     // A bound on the run's size, and a KV pool too small for the longest request.
     await p.fill('#f-slots', '64');
-    await p.fill('#f-requests', '60000');
+    await p.fill('#f-requests', '600000');
     await p.waitForSelector('#m-requests:not([hidden])');
-    expect(await p.textContent('#m-requests')).toMatch(/runs above 50,000 requests are refused/);
+    expect(await p.textContent('#m-requests')).toMatch(/runs above 500,000 requests are refused/);
     await p.fill('#f-requests', '640');
     await p.fill('#f-kvCapacityTokens', '1500');
     await p.waitForSelector('#m-kvCapacityTokens:not([hidden])');

@@ -175,6 +175,20 @@ describe('failures', () => {
     expect(() => validateNumbers('x', { p99: { ...n, value: Number.NaN } })).toThrow('x: number "p99": value is NaN');
     expect(() => validateNumbers('x', { p99: { ...n, interval: [2, 1] } })).toThrow('has low > high');
   });
+
+  it('checks a spread over seeds and writes it in a fixed order after the known fields', () => {
+    const n = { value: 40, unit: 'ms', n: 576, interval: null };
+    const spread = { max: 59, q3: 52, median: 40, q1: 39, min: 38 };
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread } })).not.toThrow();
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20 } })).toThrow('x: number "p99": seeds is 20 but spread is missing');
+    expect(() => validateNumbers('x', { p99: { ...n, spread } })).toThrow('seeds is undefined');
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread: { ...spread, q1: 45 } } })).toThrow('is not ordered');
+    const modes = [{ min: 38, median: 39, max: 42, seeds: 13 }, { min: 51, median: 55, max: 59, seeds: 6 }] as [never, never];
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread: { ...spread, modes } } })).toThrow('seeds add up to 20');
+    const merged = mergeNumbers([{ experiment: 'a', numbers: { p99: { ...n, seeds: 20, spread, level: 0.95 } } }]);
+    expect(Object.keys(merged['a.p99']!)).toEqual(['value', 'unit', 'n', 'interval', 'level', 'seeds', 'spread', 'experiment']);
+    expect(Object.keys(merged['a.p99']!.spread!)).toEqual(['min', 'q1', 'median', 'q3', 'max']);
+  });
 });
 
 describe('--only and optional registry entries', () => {

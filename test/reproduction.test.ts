@@ -12,12 +12,13 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PUBLISHED, whereText, type Published } from '../src/site/published.ts';
-import { reproductionRows, bandCounts, groupByBand, sectionOf, toUnit, BANDS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
+import { PUBLISHED, CHECKED_CLAIMS, whereText, type Published } from '../src/site/published.ts';
+import { reproductionRows, bandCounts, checkClaims, groupRows, groupCounts, sectionOf, seedPosition, toUnit, BANDS, GROUPS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
 import { heading } from '../src/outline.ts';
 import { numberWords, strayDigits } from '../src/site/prose.ts';
 import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
 import type { SiteNumber } from '../src/site/data.ts';
+import type { SeedSpread } from '../src/pipeline/types.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const GENERATED = join(ROOT, 'src/generated/numbers.json');
@@ -47,11 +48,48 @@ describe('published values against our numbers', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('no published value is listed twice', () => {
+  it('no published value is listed twice (one id may stand for several published draws)', () => {
     const seen = new Map<string, number>();
-    for (const p of PUBLISHED) seen.set(p.id, (seen.get(p.id) ?? 0) + 1);
+    for (const p of PUBLISHED) seen.set(`${p.id}=${p.published}`, (seen.get(`${p.id}=${p.published}`) ?? 0) + 1);
     const twice = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
     expect(twice, `listed more than once: ${twice.join(', ')}`).toEqual([]);
+    // Several draws on one id only make sense against a distribution over seeds.
+    const ids = new Map<string, number>();
+    for (const p of PUBLISHED) ids.set(p.id, (ids.get(p.id) ?? 0) + 1);
+    const notSeeded = [...ids].filter(([id, k]) => k > 1 && has(id) && !numbers[id]!.spread).map(([id]) => id);
+    expect(notSeeded, `listed more than once without a spread over seeds: ${notSeeded.join(', ')}`).toEqual([]);
+  });
+
+  it('every row whose number exists is classified, and none of them reads as not reproduced', () => {
+    const rows = reproductionRows(PUBLISHED, numbers);
+    const problems = rows.filter((r) => r.ours && (r.group === 'missing' || r.status === 'missing')).map((r) => r.entry.id);
+    expect(problems).toEqual([]);
+    for (const r of rows) expect(['simulated', 'analytic', 'setting']).toContain(r.kind);
+    // A simulated number over seeds is located in its distribution.
+    for (const r of rows.filter((x) => x.ours?.spread && x.kind === 'simulated' && !x.share)) expect(r.seedPosition, r.entry.id).not.toBeNull();
+  });
+
+  it('every simulated number the reproduction page compares has at least twenty seeds, or draws nothing at random', () => {
+    const rows = reproductionRows(PUBLISHED, numbers);
+    // A value over a subset of the seeds (collapse times, over the runs that collapsed) counts its experiment's seeds.
+    const seedsOf = (r: (typeof rows)[number]) => numbers[`${r.ours!.experiment}.config.seeds`]?.value ?? r.ours!.seeds!;
+    const few = rows.filter((r) => r.ours?.seeds !== undefined && (seedsOf(r) < 20 || r.ours.seeds > seedsOf(r))).map((r) => `${r.entry.id} (${r.ours!.seeds} of ${seedsOf(r)} seeds)`);
+    expect(few, few.join('\n')).toEqual([]);
+    const shares = rows.filter((r) => r.share && r.share.n < 20).map((r) => `${r.entry.id} (${r.share!.n} runs)`);
+    expect(shares, shares.join('\n')).toEqual([]);
+  });
+
+  it('the qualitative claims name numbers that exist, and their notes are site prose', () => {
+    const problems: string[] = [];
+    for (const c of checkClaims(CHECKED_CLAIMS, numbers)) {
+      if (c.holds === null) problems.push(`${c.claim.id}: no such number`);
+      for (const text of [c.claim.claim, c.claim.note ?? '']) {
+        for (const h of strayDigits(text)) problems.push(`${c.claim.id}: digit in “${h.text}”`);
+        for (const h of numberWords(text)) problems.push(`${c.claim.id}: number in words “${h.phrase}” (${h.rule})`);
+        for (const { run, hash } of ngramHashes(text)) if (articleRuns.has(hash)) problems.push(`${c.claim.id}: shares “${run}” with the article`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
   });
 
   it('each published unit is comparable with ours (same unit or a time conversion)', () => {
@@ -106,9 +144,48 @@ describe('reproduction rows, bands and sections', () => {
     expect(band).toEqual({ 'x.near_ms': 'within5', 'x.mid_ms': 'within10', 'x.far_s': 'further', 'x.gone_ms': 'missing', 'x.other': 'unit-mismatch' });
     const c = bandCounts(rows);
     expect(BANDS.reduce((s, b) => s + c[b], 0)).toBe(rows.length);
-    expect(groupByBand(rows).map((g) => g.band)).toEqual(BANDS);
+    const g = groupCounts(rows);
+    expect(GROUPS.reduce((s, b) => s + g[b], 0)).toBe(rows.length);
+    expect(groupRows(rows).map((x) => x.group)).toEqual(GROUPS);
     expect(rows.find((r) => r.entry.id === 'x.far_s')!.withinInterval).toBe(true);
     expect(NEAR).toBeLessThan(FAR_OFF);
+  });
+
+  it('classifies: over seeds by position and mode, shares by their interval, analytic by the printed digits, settings apart', () => {
+    const spread: SeedSpread = { min: 38, q1: 39, median: 40, q3: 52, max: 59, modes: [{ min: 38, median: 39.5, max: 42, seeds: 13 }, { min: 51, median: 55, max: 59, seeds: 7 }] };
+    const n = (o: Partial<SiteNumber>): SiteNumber => ({ value: 40, unit: 'ms', n: null, interval: null, experiment: 'first-wave', ...o }) as SiteNumber;
+    const numbers: Record<string, SiteNumber> = {
+      'a.p99_ms': n({ seeds: 20, spread: spread as SiteNumber['spread'] }),
+      'a.share_pct': n({ value: 10, unit: '%', n: 40, interval: [4, 23], intervalKind: 'Wilson score 95%', experiment: 'cliff' }),
+      'o.rank': n({ value: 983, unit: 'rank', experiment: 'order-statistics' }),
+      's.tokens': n({ value: 1380, unit: 'tokens', experiment: 'derivations' }),
+    };
+    const rows = reproductionRows(
+      [
+        { id: 'a.p99_ms', published: 53, unit: 'ms', where: { in: 'the-first-wave' } },
+        { id: 'a.p99_ms', published: 70, unit: 'ms', where: { in: 'the-first-wave' } },
+        { id: 'a.share_pct', published: 0, of: 14, unit: '%', where: { in: 'the-first-wave' } },
+        { id: 'o.rank', published: 983, unit: 'rank', where: { in: 'the-first-wave' } },
+        { id: 's.tokens', published: 1380, unit: 'tokens', where: { in: 'the-first-wave' }, kind: 'setting' },
+      ],
+      numbers,
+    );
+    const at = (id: string, p: number) => rows.find((r) => r.entry.id === id && r.entry.published === p)!;
+    expect(at('a.p99_ms', 53)).toMatchObject({ kind: 'simulated', group: 'inside', seedPosition: 'q4', mode: 'upper' });
+    expect(at('a.p99_ms', 70)).toMatchObject({ group: 'outside', seedPosition: 'above' });
+    expect(at('a.share_pct', 0)).toMatchObject({ group: 'outside', share: { k: 4, n: 40 } });
+    expect(at('o.rank', 983)).toMatchObject({ kind: 'analytic', group: 'analytic', exact: true });
+    expect(at('s.tokens', 1380)).toMatchObject({ kind: 'setting', group: 'setting' });
+    expect(seedPosition(30, spread)).toBe('below');
+    expect(seedPosition(39.5, spread)).toBe('q2');
+  });
+
+  it('checks a claim against our value and says whether every seed agrees', () => {
+    const claim = { claim: 'c', id: 'a.x', published: 1.2, unit: '×', where: { in: 'the-first-wave' as const }, holds: (v: number) => v > 1.05 };
+    const mk = (value: number, min: number, max: number) => ({ 'a.x': { value, unit: '×', n: null, interval: null, experiment: 'e', seeds: 20, spread: { min, q1: min, median: value, q3: max, max } } as SiteNumber });
+    expect(checkClaims([claim], mk(1.006, 0.9, 1.1))[0]).toMatchObject({ holds: false, allSeedsAgree: false });
+    expect(checkClaims([claim], mk(1.3, 1.2, 1.4))[0]).toMatchObject({ holds: true, allSeedsAgree: true });
+    expect(checkClaims([claim], {})[0]!.holds).toBeNull();
   });
 
   it('links to our heading and cites the article’s own heading and figure', () => {

@@ -21,22 +21,6 @@ const OUTSIDE = /\b(?:TOOLS|EXPERIMENTS|DESIGN|STACK)\.md\b|\barticle\.txt\b|\.\
 /** Files that must name an outside path to do their job: this test (the pattern above). */
 const SELF = new Set(['test/self-contained.test.ts']);
 
-/**
- * LEFTOVERS TO SWEEP — files that still cite a document outside the
- * repository (in src/sim, src/metrics, src/importers, src/pipeline, src/check).
- * Each entry must still hold such a reference: once one is reworded, the test
- * fails with "stale" and the entry goes. Any file NOT listed here that gains a
- * reference fails at once. The goal is an empty list.
- */
-const LEFTOVERS = new Set([
-  'src/pipeline/types.ts',
-  'src/sim/constants.ts',
-  'src/sim/engine.ts',
-  'src/sim/index.ts',
-  'src/sim/types.ts',
-  'src/sim/workloads.ts',
-]);
-
 function tracked(): string[] {
   return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
 }
@@ -53,7 +37,6 @@ describe('a repository that stands on its own', () => {
   // upstream source or with docs/model.md, docs/definitions.md or docs/experiments.md.
   it('no tracked file refers to TOOLS.md, EXPERIMENTS.md, DESIGN.md, STACK.md, article.txt or ../shared/paper', () => {
     const hits: string[] = [];
-    const leftover = new Set<string>();
     for (const f of tracked()) {
       if (SELF.has(f) || f.startsWith('test/snapshots/')) continue;
       let text: string;
@@ -64,12 +47,9 @@ describe('a repository that stands on its own', () => {
       }
       if (text.includes('\0')) continue; // binary
       text.split('\n').forEach((line, i) => {
-        if (!OUTSIDE.test(line)) return;
-        if (LEFTOVERS.has(f)) leftover.add(f);
-        else hits.push(`${f}:${i + 1}: ${line.trim().slice(0, 140)}`);
+        if (OUTSIDE.test(line)) hits.push(`${f}:${i + 1}: ${line.trim().slice(0, 140)}`);
       });
     }
-    for (const f of LEFTOVERS) if (!leftover.has(f)) hits.push(`${f}: stale entry in LEFTOVERS (no outside reference left): remove it`);
     expect(hits, `references to documents outside the repository:\n${hits.join('\n')}`).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Conformance: every golden case of the reference simulator (test/fixtures/golden)
- * replayed by the engine: same steps, preemptions and per-request preemption counts,
+ * replayed by both kernels (event and stepwise): same steps, preemptions and per-request preemption counts,
  * times within 1e-9 relative, and the first 64 step records.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,11 +29,11 @@ describe('golden cases', () => {
     expect(files.length).toBe(9);
   });
 
-  for (const f of files) {
-    it(f, () => {
+  for (const f of files) for (const kernel of ['event', 'stepwise'] as const) {
+    it(`${f} (${kernel} kernel)`, () => {
       const json = JSON.parse(readFileSync(join(dir, f), 'utf8'));
       const { cfg, workload, client } = caseFromJson(json, f);
-      const res = simulate(cfg, workload, client, { recordSteps: true, recordTokens: true });
+      const res = simulate(cfg, workload, client, { kernel, recordSteps: true, recordTokens: true });
       const e = json.expected;
       expect(res.steps).toBe(e.steps);
       expect(res.preemptions).toBe(e.preemptions);

@@ -1,7 +1,7 @@
 /**
- * Property tests over random workloads, servers and clients: the fast engine agrees bit
- * for bit with a literal port of the reference (test/sim.reference.ts), and the run obeys
- * the invariants a user relies on. Plus Little's law on a long closed loop.
+ * Property tests over random workloads, servers and clients: the engine (its default,
+ * event kernel) agrees bit for bit with a literal port of the reference
+ * (test/sim.reference.ts), and the run obeys the invariants a user relies on. Plus Little's law on a long closed loop.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

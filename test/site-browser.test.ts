@@ -202,6 +202,37 @@ describe.skipIf(!built)('site in a browser', () => {
     console.log(`site-browser: ${count} numbers checked`);
   });
 
+  it('names both uncertainties in the tooltip of a number over seeds, and classifies every reproduction row', async () => {
+    const numbers = JSON.parse(readFileSync(join(ROOT, 'src/generated/numbers.json'), 'utf8')) as Record<string, { seeds?: number; interval: unknown; spread?: { modes?: unknown } }>;
+    const problems: string[] = [];
+    let seeded = 0;
+    for (const [name, v] of info) {
+      for (const n of v.nums) {
+        const nv = n.id ? numbers[n.id] : undefined;
+        if (!nv?.seeds) continue;
+        seeded++;
+        if (!n.title.includes(`median over ${nv.seeds} seeds; seed to seed`)) problems.push(`${name}: ${n.id} tooltip lacks its spread over seeds: “${n.title}”`);
+        if (nv.interval && !n.title.includes('within one run: [')) problems.push(`${name}: ${n.id} tooltip lacks its within-run interval`);
+        if (nv.spread?.modes && !n.title.includes('two modes:')) problems.push(`${name}: ${n.id} tooltip lacks its two modes`);
+      }
+    }
+    expect(seeded).toBeGreaterThan(0);
+    const p = await browser.newPage();
+    await p.goto(`${origin}${PREFIX}reproduction.html`);
+    const rows = await p.$$eval('#reproduction tr[data-kind]', (els) =>
+      els.map((e) => ({ kind: e.getAttribute('data-kind'), group: e.getAttribute('data-group'), ours: e.children[3]?.textContent?.trim() ?? '', how: e.children[5]?.querySelector('.how')?.textContent?.trim() ?? '' })),
+    );
+    await p.close();
+    for (const r of rows) {
+      if (!['simulated', 'analytic', 'setting'].includes(r.kind ?? '')) problems.push(`reproduction row of kind ${r.kind}`);
+      if (r.group !== 'missing' && r.ours.includes('not yet reproduced')) problems.push(`a computed row reads “${r.ours}”`);
+      if (/\d\.0+ (runs|preemptions|requests)\b/.test(r.ours)) problems.push(`a count printed with decimals: “${r.ours}”`);
+      if (/\bcompare the intervals\b/.test(r.how)) problems.push(`“compare the intervals” in: ${r.how}`);
+    }
+    expect(rows.length).toBeGreaterThan(0);
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
   it('has no broken internal link (files and #fragments) and no absolute link', () => {
     const problems: string[] = [];
     let checked = 0;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { autoDigits, describe as describeNum, formatPlain, formatValue } from '../src/site/format.ts';
+import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom } from '../src/site/format.ts';
 import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
@@ -38,6 +38,26 @@ describe('number formatting', () => {
   it('describes a number with its interval, sample size and kind', () => {
     const d = describeNum('x.p99_ms', { value: 53.3, unit: 'ms', n: 5760, interval: [48, 61.2], intervalKind: 'order-statistic 95%' });
     expect(d).toBe('x.p99_ms = 53.3\u00a0ms [48.0, 61.2\u00a0ms], n = 5,760, order-statistic 95%');
+  });
+  it('names both uncertainties of a number over seeds, and picks a mode', () => {
+    const nv = {
+      value: 40.2, unit: 'ms', n: 576, interval: [35.5, 47.1] as [number, number], intervalKind: 'order-statistic 95% (i.i.d.) within one run (median bounds over 20 seeds)',
+      seeds: 20, spread: { min: 38.1, q1: 39, median: 40.2, q3: 52.4, max: 58.9, modes: [{ min: 38.1, median: 40, max: 43, seeds: 13 }, { min: 51, median: 55.1, max: 58.9, seeds: 7 }] as [never, never] },
+    };
+    expect(describeNum('x.p99_ms', nv)).toBe(
+      'x.p99_ms = 40.2\u00a0ms, median over 20 seeds; seed to seed 38.1–58.9\u00a0ms (quartiles 39.0–52.4\u00a0ms); two modes: 13 of 20 seeds near 40.0\u00a0ms, 7 near 55.1\u00a0ms, within one run: [35.5, 47.1\u00a0ms], n = 576 per run, order-statistic 95% (i.i.d.) within one run (median bounds over 20 seeds)',
+    );
+    expect(pickFrom('x', nv, 'upper-mode')).toEqual({ value: 55.1 });
+    expect(pickFrom('x', nv, 'upper-mode-seeds')).toEqual({ text: '7 of 20 seeds' });
+    expect(pickFrom('x', nv, 'seeds-max')).toEqual({ value: 58.9 });
+    expect(() => pickFrom('y', { value: 1, unit: 'ms', n: null, interval: null }, 'upper-mode')).toThrow('y has no spread over seeds');
+    expect(() => pickFrom('z', { ...nv, spread: { ...nv.spread, modes: undefined } }, 'lower-mode')).toThrow('z is not bimodal over its 20 seeds');
+  });
+  it('prints whole counts without decimals', () => {
+    expect(formatValue(47, 'preemptions')).toBe('47\u00a0preemptions');
+    expect(formatValue(7, 'runs')).toBe('7\u00a0runs');
+    expect(formatValue(12.5, 'preemptions')).toBe('12.5\u00a0preemptions');
+    expect(ofTotal(4, 40, 'runs')).toBe('4 of 40 runs');
   });
   it('prints constants with SI prefixes', () => {
     expect(formatConstant(989.4e12, 'FLOP/s')).toBe('989.4\u00a0TFLOP/s');
@@ -139,8 +159,9 @@ describe('reproduction table', () => {
 
 describe('registries', () => {
   it('published values: unique ids with a unit suffix convention and a place in the article', () => {
-    const ids = PUBLISHED.map((p) => p.id);
-    expect(new Set(ids).size).toBe(ids.length);
+    // One id may carry several published draws (e.g. three collapse times), never the same value twice.
+    const keys = PUBLISHED.map((p) => `${p.id}=${p.published}`);
+    expect(new Set(keys).size).toBe(keys.length);
     for (const p of PUBLISHED) {
       expect(p.id).toMatch(/^[a-z0-9-]+(\.[a-z0-9_-]+)+$/);
       expect(Number.isFinite(p.published)).toBe(true);

@@ -6,7 +6,8 @@ import {
   percentileWithInterval, windowVsIid, sglangSteadyWindow, guidellmWindow, overlapping, afterFirstWave,
   binomialPmf,
 } from '../src/stats/index.ts';
-import { Rng } from '../src/rng/index.ts';
+import { Rng, createRng } from '../src/rng/index.ts';
+import { twoModes, MODES_GAP_SDS } from '../src/stats/modes.ts';
 
 const ten = [10, 1, 9, 2, 8, 3, 7, 4, 6, 5];
 
@@ -192,5 +193,31 @@ describe('sortAsc (radix path for large inputs)', () => {
     const got = sortAsc(x);
     expect(got[0]).toBe(1);
     expect(Number.isNaN(got[4095])).toBe(true);
+  });
+});
+
+describe('two modes over seeds', () => {
+  const normal = (rng: ReturnType<typeof createRng>, mu: number, sd: number) => mu + sd * Math.sqrt(-2 * Math.log(1 - rng.random())) * Math.cos(2 * Math.PI * rng.random());
+  it('finds two separated groups and reports each with its share', () => {
+    const rng = createRng(7);
+    const values = [...Array.from({ length: 13 }, () => normal(rng, 40, 1)), ...Array.from({ length: 7 }, () => normal(rng, 55, 1.5))];
+    const m = twoModes(values)!;
+    expect(m).not.toBeNull();
+    expect(m.map((x) => x.seeds)).toEqual([13, 7]);
+    expect(m[0].max).toBeLessThan(m[1].min);
+    expect(m[0].median).toBeGreaterThan(36);
+    expect(m[1].median).toBeGreaterThan(50);
+  });
+  it('stays quiet on one group, on too few values and on a lattice of repeated values', () => {
+    let flagged = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const rng = createRng(seed);
+      if (twoModes(Array.from({ length: 20 }, () => normal(rng, 40, 3)))) flagged++;
+    }
+    // The threshold is set so that about one normal sample in a hundred or fewer is flagged.
+    expect(flagged).toBeLessThanOrEqual(6);
+    expect(twoModes([1, 1, 1, 9, 9, 9])).toBeNull();
+    expect(twoModes([...Array(12).fill(10), ...Array(8).fill(10.5)])).toBeNull();
+    expect(MODES_GAP_SDS).toBeGreaterThan(1);
   });
 });

@@ -11,7 +11,7 @@ export const figures: Figures<OmissionData> = {
   p99: (d) => ({
     title: 'The queue the client hides',
     caption:
-      'Poisson arrivals behind a client cap of 64 in flight. p99 time to first token timed from the send (after the semaphore, what the tools print) and from when each request was due.',
+      `Poisson arrivals behind a client cap of 64 in flight. p99 time to first token timed from the send (after the semaphore, what the tools print) and from when each request was due: median over ${d.seeds} seeds per load, bars from the lower to the upper quartile of the seeds.`,
     alt: 'Two lines against offered load: the from-send p99 stays flat at tens of milliseconds, the from-due p99 climbs by three orders of magnitude past full load.',
     plot: {
       height: 360,
@@ -20,6 +20,7 @@ export const figures: Figures<OmissionData> = {
       y: { type: 'log', label: 'p99 TTFT', grid: true, tickFormat: (v: number) => (v >= 1 ? `${v} s` : `${Math.round(v * 1000)} ms`) },
       color: { domain: ['from send (printed)', 'from due (experienced)'], range: [PALETTE.blue, PALETTE.vermillion] },
       marks: [
+        Plot.ruleX(d.lines, { x: 'load', y1: 'q1', y2: 'q3', stroke: 'clock', strokeWidth: 1.5, strokeOpacity: 0.6 }),
         Plot.line(d.lines, { x: 'load', y: 'v', stroke: 'clock', strokeWidth: 2 }),
         Plot.dot(d.lines, { x: 'load', y: 'v', fill: 'clock', r: 3 }),
         Plot.text(['from due (experienced)'], { frameAnchor: 'top-left', dx: 8, dy: 8, fill: PALETTE.vermillion }),

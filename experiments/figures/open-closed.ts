@@ -9,14 +9,15 @@ import type { OpenClosedData } from '../open-closed.ts';
 
 export const figures: Figures<OpenClosedData> = {
   p99: (d) => {
-    const rows = d.sweep.flatMap((s: { slots: number; rate: number; closed: number; open: number | null }) => [
-      { rate: s.rate, ms: s.closed, loop: 'closed loop (steady window)', slots: s.slots },
-      ...(s.open === null ? [] : [{ rate: s.rate, ms: s.open, loop: 'Poisson at the same rate', slots: s.slots }]),
+    type Cell = { v: number; q1: number; q3: number };
+    const rows = d.sweep.flatMap((s: { slots: number; rate: number; closed: Cell; open: Cell | null }) => [
+      { rate: s.rate, ms: s.closed.v, q1: s.closed.q1, q3: s.closed.q3, loop: 'closed loop (steady window)', slots: s.slots },
+      ...(s.open === null ? [] : [{ rate: s.rate, ms: s.open.v, q1: s.open.q1, q3: s.open.q3, loop: 'Poisson at the same rate', slots: s.slots }]),
     ]);
     return {
       title: 'The same server, closed and open',
       caption:
-        'p99 time to first token against delivered request rate: the closed-loop sweep in its steady window, and Poisson arrivals at each rate the sweep delivered. The crosses are open-loop runs at the sweep’s peak rate with different seeds.',
+        `p99 time to first token against delivered request rate: the closed-loop sweep in its steady window, and Poisson arrivals at each rate the sweep delivered; median over ${d.seeds} seeds per point, bars from the lower to the upper quartile of the seeds. The crosses are open-loop runs at the sweep’s peak rate with different seeds.`,
       alt: 'Two rising lines that stay close in the middle of the range; at the peak rate several open-loop seeds sit far above both, at tens of seconds.',
       plot: {
         height: 380,
@@ -25,6 +26,7 @@ export const figures: Figures<OpenClosedData> = {
         y: { type: 'log', label: 'p99 TTFT (ms)', grid: true },
         color: { domain: ['closed loop (steady window)', 'Poisson at the same rate'], range: [PALETTE.blue, PALETTE.vermillion] },
         marks: [
+          Plot.ruleX(rows, { x: 'rate', y1: 'q1', y2: 'q3', stroke: 'loop', strokeWidth: 1.5, strokeOpacity: 0.6 }),
           Plot.line(rows, { x: 'rate', y: 'ms', stroke: 'loop', strokeWidth: 2 }),
           Plot.dot(rows, { x: 'rate', y: 'ms', fill: 'loop', r: 3 }),
           Plot.dot(d.peaks, { x: () => d.peakRate, y: 'p99', symbol: 'times', stroke: (r: { collapsed: boolean }) => (r.collapsed ? PALETTE.purple : PALETTE.green), r: 5 }),

@@ -69,16 +69,7 @@ export function num(value: number, unit: string, n: number | null = null): Numbe
   return { value, unit, n, interval: null };
 }
 
-/** A value summarised over seeds: the mean, with the min–max range as its interval. */
-export function overSeeds(values: readonly number[], unit: string, n: number | null = null): NumberValue {
-  return {
-    value: values.reduce((a, b) => a + b, 0) / values.length,
-    unit,
-    n: n ?? values.length,
-    interval: [Math.min(...values), Math.max(...values)],
-    intervalKind: `min–max over ${values.length} seeds`,
-  };
-}
+export { overSeeds, percentileOverSeeds, seedList } from './seeds.ts';
 
 /** A share of runs (or requests) with its Wilson score 95% interval, in %. */
 export function shareNum(successes: number, n: number): NumberValue {

@@ -14,7 +14,7 @@ export type Key = keyof Params;
 export const BLOCK_SIZE = defaultServerConfig().blockSize;
 
 /** Requests a run may have at most: more take too long and too much memory in a browser tab. */
-export const MAX_REQUESTS = 50_000;
+export const MAX_REQUESTS = 500_000;
 
 export const fmtInt = (v: number): string => String(v).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 

@@ -80,7 +80,7 @@ export function buildPresets(inflation: number): Preset[] {
   const drop = Math.floor(oc.openRequests * OPEN_DROP_SHARE);
   out.push({
     id: 'open-64', label: `Open loop at the ${ocSlots}-slot rate`, experiment: 'open-closed',
-    params: { ...sweep, client: 'open', rate: ocRate, requests: oc.openRequests, warmup: drop, cooldown: drop, seed: oc.openSeed, stream: `open-${oc.openRequests}` },
+    params: { ...sweep, client: 'open', rate: ocRate, requests: oc.openRequests, warmup: drop, cooldown: drop, seed: oc.seeds[0], stream: `open-${oc.openRequests}` },
   });
 
   // omission/p99: coordinated omission at 90% and 150% of the capped client's capacity.
@@ -89,7 +89,7 @@ export function buildPresets(inflation: number): Preset[] {
   for (const load of [90, 150].filter((l) => om.loadsPct.includes(l))) {
     out.push({
       id: `omission-${load}`, label: `Coordinated omission, ${load}% load`, experiment: 'omission',
-      params: { ...sweep, client: 'capped', rate: (capacity * load) / 100, cap: om.cap, requests: om.requests, seed: om.seed, stream: `capped-${om.requests}` },
+      params: { ...sweep, client: 'capped', rate: (capacity * load) / 100, cap: om.cap, requests: om.requests, seed: om.seeds[0], stream: `capped-${om.requests}` },
     });
   }
 

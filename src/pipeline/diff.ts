@@ -430,6 +430,17 @@ export function fmtRel(rel: number | null): string {
 
 const showEntry = (e: Entry) => `${fmt(e.value)}${e.unit ? ` ${e.unit}` : ''}`;
 const showInterval = (e: Entry) => (e.interval ? `[${fmt(e.interval[0])}, ${fmt(e.interval[1])}]` : '');
+/** The spread over seeds: `20 seeds 38.1–58.9 (q 39.0–52.4), modes 13|7`. */
+const showSpread = (e: Entry) =>
+  e.spread ? `${e.seeds} seeds ${fmt(e.spread.min)}–${fmt(e.spread.max)} (q ${fmt(e.spread.q1)}–${fmt(e.spread.q3)})${e.spread.modes ? `, modes ${e.spread.modes.map((m) => m.seeds).join('|')}` : ''}` : '';
+/** What moved besides the value, in words. */
+function otherChanges(a: Entry, b: Entry): string {
+  const parts: string[] = [];
+  if (a.interval?.join() !== b.interval?.join()) parts.push(`interval ${showInterval(a) || 'none'} → ${showInterval(b) || 'none'}`);
+  if (JSON.stringify(a.spread ?? null) !== JSON.stringify(b.spread ?? null) || a.seeds !== b.seeds) parts.push(`spread over seeds ${showSpread(a) || 'none'} → ${showSpread(b) || 'none'}`);
+  if (a.n !== b.n) parts.push(`n ${a.n} → ${b.n}`);
+  return parts.join('; ') || 'another field';
+}
 
 function neighbourhoodText(r: NumberRow): string {
   if (!r.published || !r.neighbourhood) return '';
@@ -453,8 +464,7 @@ export function numberLine(r: NumberRow): string {
   if (r.kind === 'added') return `${r.id}: (new) ${showEntry(r.new!)}${tail}`;
   if (r.kind === 'removed') return `${r.id}: ${showEntry(r.old!)} → (gone)`;
   if (r.valueSame) {
-    const what = r.old!.interval?.join() !== r.new!.interval?.join() ? `interval ${showInterval(r.old!) || 'none'} → ${showInterval(r.new!) || 'none'}` : 'n or another field';
-    return `${r.id}: ${showEntry(r.new!)} unchanged; ${what}`;
+    return `${r.id}: ${showEntry(r.new!)} unchanged; ${otherChanges(r.old!, r.new!)}`;
   }
   const unit = r.old!.unit !== r.new!.unit ? ` (unit ${r.old!.unit} → ${r.new!.unit})` : '';
   return `${r.id}: ${showEntry(r.old!)} → ${showEntry(r.new!)} (${fmtRel(r.rel)})${unit}${tail}`;
@@ -521,8 +531,9 @@ function numbersTable(rows: NumberRow[]): string {
       const cls = r.rel === null || r.rel === 0 ? '' : r.rel > 0 ? 'up' : 'down';
       const hood = neighbourhoodText(r);
       const hoodCls = r.neighbourhood === 'left' ? 'left' : r.neighbourhood === 'entered' ? 'entered' : 'muted';
-      const note = r.valueSame ? `<span class="muted">value unchanged; interval ${esc(showInterval(r.old!) || 'none')} → ${esc(showInterval(r.new!) || 'none')}, n ${r.old!.n} → ${r.new!.n}</span>` : '';
-      return `<tr><td><code>${esc(r.id)}</code></td><td class="n">${esc(showEntry(r.old!))}<br><span class="muted">${esc(showInterval(r.old!))}</span></td><td class="n">${esc(showEntry(r.new!))}<br><span class="muted">${esc(showInterval(r.new!))}</span></td><td class="n ${cls}">${r.abs === null ? '' : esc(`${r.abs > 0 ? '+' : ''}${fmt(r.abs)}`)}</td><td class="n ${cls}">${esc(fmtRel(r.rel))}</td><td class="${hood ? hoodCls : ''}">${esc(hood)}${hood && note ? '<br>' : ''}${note}</td></tr>`;
+      const note = r.valueSame ? `<span class="muted">value unchanged; ${esc(otherChanges(r.old!, r.new!))}</span>` : '';
+      const detail = (e: Entry) => [showInterval(e), showSpread(e)].filter(Boolean).map(esc).join('<br>');
+      return `<tr><td><code>${esc(r.id)}</code></td><td class="n">${esc(showEntry(r.old!))}<br><span class="muted">${detail(r.old!)}</span></td><td class="n">${esc(showEntry(r.new!))}<br><span class="muted">${detail(r.new!)}</span></td><td class="n ${cls}">${r.abs === null ? '' : esc(`${r.abs > 0 ? '+' : ''}${fmt(r.abs)}`)}</td><td class="n ${cls}">${esc(fmtRel(r.rel))}</td><td class="${hood ? hoodCls : ''}">${esc(hood)}${hood && note ? '<br>' : ''}${note}</td></tr>`;
     })
     .join('\n');
   return `<table><thead><tr><th>number</th><th>old</th><th>new</th><th>absolute</th><th>relative</th><th>published value (±${FAR_OFF * 100}%)</th></tr></thead><tbody>\n${body}\n</tbody></table>`;

@@ -5,12 +5,12 @@
  */
 import { UserError } from '../errors.ts';
 import { canonicalJson } from './hash.ts';
-import type { NumberValue, Numbers, NumbersFile } from './types.ts';
+import type { NumberValue, Numbers, NumbersFile, SeedSpread } from './types.ts';
 
 type Entry = NumbersFile[string];
 
 const ID_PART = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
-const KNOWN = ['value', 'unit', 'n', 'interval', 'level', 'intervalKind'] as const;
+const KNOWN = ['value', 'unit', 'n', 'interval', 'level', 'intervalKind', 'seeds', 'spread'] as const;
 
 function isFiniteNumber(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
@@ -30,6 +30,8 @@ export function validateNumbers(experiment: string, numbers: Numbers): void {
       throw new UserError(`${where}: interval is ${JSON.stringify(v.interval)}; [low, high] or null is required`);
     }
     if (v.interval && v.interval[0] > v.interval[1]) throw new UserError(`${where}: interval [${v.interval}] has low > high`);
+    const spreadProblem = checkSeeds(v);
+    if (spreadProblem) throw new UserError(`${where}: ${spreadProblem}`);
     // Extra fields must at least be JSON (they are passed through to numbers.json).
     try {
       canonicalJson(v);
@@ -39,11 +41,44 @@ export function validateNumbers(experiment: string, numbers: Numbers): void {
   }
 }
 
+const QUANTILES = ['min', 'q1', 'median', 'q3', 'max'] as const;
+
+/** What is wrong with a number's `seeds` and `spread` (they come together), or null. */
+export function checkSeeds(v: NumberValue): string | null {
+  if (v.seeds === undefined && v.spread === undefined) return null;
+  if (!(Number.isInteger(v.seeds) && v.seeds! >= 2)) return `seeds is ${String(v.seeds)}; an integer ≥ 2 (with a spread) is required`;
+  const s = v.spread as SeedSpread | undefined;
+  if (!s || typeof s !== 'object') return `seeds is ${v.seeds} but spread is missing; give {min, q1, median, q3, max}`;
+  const q = QUANTILES.map((k) => s[k]);
+  if (!q.every(isFiniteNumber)) return `spread ${JSON.stringify(s)} needs finite min, q1, median, q3, max`;
+  for (let i = 1; i < q.length; i++) if (q[i - 1]! > q[i]!) return `spread ${JSON.stringify(s)} is not ordered (min ≤ q1 ≤ median ≤ q3 ≤ max)`;
+  if (s.modes !== undefined) {
+    const m = s.modes;
+    const ok =
+      Array.isArray(m) &&
+      m.length === 2 &&
+      m.every((x) => x && isFiniteNumber(x.min) && isFiniteNumber(x.median) && isFiniteNumber(x.max) && Number.isInteger(x.seeds) && x.seeds >= 1 && x.min <= x.median && x.median <= x.max) &&
+      m[0].max < m[1].min &&
+      m[0].seeds + m[1].seeds === v.seeds;
+    if (!ok) return `spread.modes ${JSON.stringify(m)} must be two ordered clusters {min, median, max, seeds} whose seeds add up to ${v.seeds}`;
+  }
+  return null;
+}
+
+/** The spread in a fixed key order (so numbers.json does not depend on how an experiment built it). */
+function spreadOf(s: SeedSpread): SeedSpread {
+  const out: SeedSpread = { min: s.min, q1: s.q1, median: s.median, q3: s.q3, max: s.max };
+  if (s.modes) out.modes = s.modes.map((m) => ({ min: m.min, median: m.median, max: m.max, seeds: m.seeds })) as SeedSpread['modes'];
+  return out;
+}
+
 /** A NumberValue as written to numbers.json: the known fields in a fixed order, extra fields sorted, then `experiment`. */
 function entryOf(v: NumberValue, experiment: string): Entry {
   const out: Record<string, unknown> = { value: v.value, unit: v.unit, n: v.n, interval: v.interval };
   if (v.level !== undefined) out.level = v.level;
   if (v.intervalKind !== undefined) out.intervalKind = v.intervalKind;
+  if (v.seeds !== undefined) out.seeds = v.seeds;
+  if (v.spread !== undefined) out.spread = spreadOf(v.spread);
   for (const k of Object.keys(v).sort()) {
     if (!(KNOWN as readonly string[]).includes(k) && k !== 'experiment' && (v as unknown as Record<string, unknown>)[k] !== undefined) {
       out[k] = (v as unknown as Record<string, unknown>)[k];
@@ -105,7 +140,8 @@ export function diffNumbers(oldFile: NumbersFile, newFile: NumbersFile): NumberC
 
 function show(e: Entry): string {
   const iv = e.interval ? ` [${e.interval[0]}, ${e.interval[1]}]` : '';
-  return `${e.value}${e.unit ? ` ${e.unit}` : ''}${iv}${e.n !== null ? ` (n=${e.n})` : ''}`;
+  const sp = e.spread ? ` seeds=${e.seeds} {${QUANTILES.map((k) => e.spread![k]).join(', ')}}${e.spread.modes ? ` modes ${e.spread.modes.map((m) => `${m.seeds}@${m.median}`).join('|')}` : ''}` : '';
+  return `${e.value}${e.unit ? ` ${e.unit}` : ''}${iv}${e.n !== null ? ` (n=${e.n})` : ''}${sp}`;
 }
 
 /** `id: old → new` lines, readable in a terminal and in a test failure. */

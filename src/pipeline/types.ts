@@ -16,8 +16,44 @@ export interface NumberValue {
   interval: [number, number] | null;
   /** Confidence level of `interval`, e.g. 0.95. */
   level?: number;
-  /** What the interval is, e.g. `order-statistic 95%`, `Wilson 95%`, `min–max over 3 seeds`. */
+  /** What the interval is, e.g. `order-statistic 95%`, `Wilson 95%`. */
   intervalKind?: string;
+  /**
+   * How many seeds (independent runs with their own random draws) the value
+   * summarises; absent for a single run or a value without random draws.
+   * Then `value` is a statistic over the per-seed values (the median unless
+   * the experiment says otherwise) and `spread` is their distribution.
+   */
+  seeds?: number;
+  /** Distribution of the per-seed values: present exactly when `seeds` is. */
+  spread?: SeedSpread;
+}
+
+/**
+ * Quantiles of a number's per-seed values (numpy linear interpolation): the
+ * run-to-run uncertainty, as opposed to `interval`, which bounds a statistic
+ * within one run.
+ */
+export interface SeedSpread {
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
+  /**
+   * Present when the per-seed values fall into two separate clusters (the
+   * test is in experiments/lib/seeds.ts): lower cluster first.
+   */
+  modes?: [SeedMode, SeedMode];
+}
+
+/** One cluster of per-seed values. */
+export interface SeedMode {
+  min: number;
+  median: number;
+  max: number;
+  /** Seeds in the cluster. */
+  seeds: number;
 }
 
 /** Numbers as an experiment returns them (ids without the experiment prefix). */
@@ -26,7 +62,7 @@ export type Numbers = Record<string, NumberValue>;
 /** numbers.json: flat, sorted by id; `experiment` added by the runner. */
 export type NumbersFile = Record<string, NumberValue & { experiment: string }>;
 
-/** The clauses printed under every number and figure (EXPERIMENTS.md §17). */
+/** The clauses printed under every number and figure: how it was measured, in six fixed questions. */
 export interface Clauses {
   arrivals: string;
   clock: string;

@@ -1,5 +1,5 @@
 /**
- * Every constant of the simulated server (EXPERIMENTS.md §0, the article's Table 4),
+ * Every constant of the simulated server (docs/model.md, "Constants"; the article's Table 4),
  * each with its unit, where it comes from, and a grade:
  *   A read at a primary source, B credible secondary, C derived from others here,
  *   D an assumption (shapes magnitudes, not mechanisms).
@@ -151,7 +151,7 @@ export function defaultServerConfig(): ServerConfig {
   };
 }
 
-/** The knobs the sensitivity study turns (EXPERIMENTS.md §13). */
+/** The knobs the sensitivity study turns (docs/experiments.md §13). */
 export interface ServerOverrides {
   etaCompute?: number;
   etaMemory?: number;

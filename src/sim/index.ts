@@ -1,5 +1,5 @@
 /**
- * The simulated server (EXPERIMENTS.md §0). Entry point: `simulate(cfg, workload, client, opts)`.
+ * The simulated server (the article's reference simulator, its appendix). Entry point: `simulate(cfg, workload, client, opts)`.
  *
  * Watching a long run: pass `opts.onStep`, called after every engine step with one reused
  * `StepView` (time, duration, decodes, prefill tokens, tokens emitted, running, waiting,
@@ -14,6 +14,7 @@ import type { ClientSpec, ServerConfig, SimOptions, SimResult, Workload } from '
 export type {
   ClientSpec,
   HardwareConfig,
+  Kernel,
   ModelConfig,
   ServerConfig,
   SimOptions,

@@ -1,5 +1,5 @@
 /**
- * The simulator's public types. The server is the article's (EXPERIMENTS.md §0):
+ * The simulator's public types. The server is the article's reference simulator (its appendix):
  * a continuous-batching engine shaped like vLLM's V1 scheduler, stepped in time,
  * with a roofline step time. Field names are camelCase; the golden-case JSON
  * (snake_case) is translated in `case.ts`.
@@ -104,7 +104,12 @@ export interface StepView {
   done: number;
 }
 
+/** Which run loop computes the result; both give bit-identical results (see engine.ts). */
+export type Kernel = 'event' | 'stepwise';
+
 export interface SimOptions {
+  /** Default 'event' (cost per step independent of the batch); 'stepwise' touches every request every step. */
+  kernel?: Kernel;
   /** Record the time of every output token (memory: 8 bytes per output token; small runs only). */
   recordTokens?: boolean;
   /** Record one row per engine step in `stepTrace`. */

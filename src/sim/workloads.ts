@@ -1,6 +1,6 @@
 /**
  * Request lengths and arrival times, each drawn from an explicitly passed Rng.
- * The length draws follow each tool's own code (TOOLS.md): bounds are inclusive
+ * The length draws follow each tool's own code (docs/definitions.md): bounds are inclusive
  * and computed with the tools' rounding, then lengths are uniform integers.
  */
 import type { Rng } from '../rng/index.ts';

@@ -5,12 +5,12 @@
 import type { NumberValue } from '../pipeline/types.ts';
 
 /** How to present a value: as stored, or converted. */
-export type NumAs = 'value' | 'percent' | 'ratio' | 'count' | 'seconds' | 'ms';
+export type NumAs = 'value' | 'percent' | 'ratio' | 'count' | 'seconds' | 'ms' | 'minutes';
 
 export interface FormatOptions {
   /** Digits after the decimal point (overrides the significant-digit rule). */
   digits?: number;
-  /** `percent`: a fraction shown as %; `ratio`: shown with ×; `count`: integer; `seconds`/`ms`: convert a time unit. */
+  /** `percent`: a fraction shown as %; `ratio`: shown with ×; `count`: integer; `seconds`/`ms`/`minutes`: convert a time unit. */
   as?: NumAs;
   /** Leave the unit off (e.g. inside a sentence that already names it). */
   bare?: boolean;
@@ -18,6 +18,12 @@ export interface FormatOptions {
 
 /** Significant digits used when `digits` is not given. */
 export const DEFAULT_SIGNIFICANT = 3;
+
+/**
+ * Units that count whole things: an integer value in one of them prints
+ * without decimals (`47 preemptions`, `7 runs`), whatever the digit rule says.
+ */
+export const COUNT_UNITS = new Set(['', 'runs', 'requests', 'preemptions', 'seeds', 'slots', 'tokens', 'prompts', 'queries', 'rank', 'gaps', 'variants', 'loads', 'resamples', 'sequences', 'windows']);
 
 /** Units written straight after the number, without a space. */
 const TIGHT_UNITS = new Set(['%', '×', 'x']);
@@ -75,6 +81,10 @@ export function convert(v: number, unit: string, as: NumAs = 'value'): { v: numb
       return { v, unit };
     case 'ms':
       return unit === 's' ? { v: v * 1000, unit: 'ms' } : { v, unit };
+    case 'minutes':
+      if (unit === 'h') return { v: v * 60, unit: 'min' };
+      if (unit === 's') return { v: v / 60, unit: 'min' };
+      return { v, unit };
     default:
       return { v, unit };
   }
@@ -89,21 +99,72 @@ export function withUnit(num: string, unit: string): string {
 
 export function formatValue(v: number, unit: string, opts: FormatOptions = {}): string {
   const c = convert(v, unit, opts.as);
-  const digits = opts.digits ?? (opts.as === 'count' || c.unit === '' && Number.isInteger(c.v) ? 0 : undefined);
+  const digits = opts.digits ?? (opts.as === 'count' || (COUNT_UNITS.has(c.unit) && Number.isInteger(c.v)) ? 0 : undefined);
   const num = formatPlain(c.v, digits);
   return opts.bare ? num : withUnit(num, c.unit);
 }
 
-/** The long form used in tooltips and notes: `p99 = 53.3 ms [48.0, 61.2], n = 5,760, order-statistic 95%`. */
+/** `7 of 20 seeds`, `2 of 40 runs`: a count out of a total. */
+export function ofTotal(k: number, total: number, noun: string): string {
+  return `${formatPlain(k, 0)} of ${formatPlain(total, 0)}${noun ? ` ${noun}` : ''}`;
+}
+
+/**
+ * The run-to-run part of a number's uncertainty, in words: `median over 20
+ * seeds; seeds range 38.1–58.9 ms (quartiles 39.0–52.4); two modes: 13 seeds
+ * near 40.0 ms, 7 near 55.1 ms`. Empty when the number has no seeds.
+ */
+export function describeSeeds(nv: NumberValue, opts: FormatOptions = {}): string {
+  if (!nv.spread || !nv.seeds) return '';
+  const s = nv.spread;
+  const f = (v: number, bare = false) => formatValue(v, nv.unit, { ...opts, bare });
+  let out = `median over ${formatPlain(nv.seeds, 0)} seeds; seed to seed ${f(s.min, true)}–${f(s.max)} (quartiles ${f(s.q1, true)}–${f(s.q3)})`;
+  if (s.modes) {
+    const [lo, hi] = s.modes;
+    out += `; two modes: ${ofTotal(lo.seeds, nv.seeds, 'seeds')} near ${f(lo.median)}, ${formatPlain(hi.seeds, 0)} near ${f(hi.median)}`;
+  }
+  return out;
+}
+
+/**
+ * The long form used in tooltips and notes, both uncertainties named:
+ * `p99 = 53.3 ms [48.0, 61.2 ms], n = 5,760, order-statistic 95%` for one run;
+ * for a number over seeds, the seed-to-seed spread first, then the within-run
+ * interval (`within one run: [..]`).
+ */
 export function describe(id: string, nv: NumberValue, opts: FormatOptions = {}): string {
   const parts = [`${id} = ${formatValue(nv.value, nv.unit, opts)}`];
+  const seeds = describeSeeds(nv, opts);
+  if (seeds) parts.push(seeds);
   if (nv.interval) {
     const [lo, hi] = nv.interval;
     const o = { ...opts, bare: false };
-    parts[0] += ` [${formatValue(lo, nv.unit, { ...o, bare: true })}, ${formatValue(hi, nv.unit, o)}]`;
+    const iv = `[${formatValue(lo, nv.unit, { ...o, bare: true })}, ${formatValue(hi, nv.unit, o)}]`;
+    if (seeds) parts.push(`within one run: ${iv}`);
+    else parts[0] += ` ${iv}`;
   }
-  if (nv.n !== null && nv.n !== undefined) parts.push(`n = ${formatPlain(nv.n, 0)}`);
+  if (nv.n !== null && nv.n !== undefined) parts.push(`n = ${formatPlain(nv.n, 0)}${seeds ? ' per run' : ''}`);
   const kind = nv.intervalKind ?? (nv.interval && nv.level ? `${formatPlain(nv.level * 100, 0)}% interval` : undefined);
   if (nv.interval && kind) parts.push(kind);
   return parts.join(', ');
+}
+
+/** What `<Num pick>` prints instead of the value: a quantile over seeds, or one of two modes. */
+export type NumPick = 'value' | 'seeds-min' | 'seeds-max' | 'lower-mode' | 'upper-mode' | 'lower-mode-seeds' | 'upper-mode-seeds' | 'seeds';
+
+/**
+ * The value (or text) `pick` selects from a number; throws naming the id when
+ * the number has no seeds or no two modes, so prose that relies on them fails
+ * the build once the numbers stop supporting it.
+ */
+export function pickFrom(id: string, nv: NumberValue, pick: NumPick): { value: number } | { text: string } {
+  if (pick === 'value') return { value: nv.value };
+  if (!nv.spread || !nv.seeds) throw new Error(`${id} has no spread over seeds; <Num pick="${pick}"> needs one`);
+  if (pick === 'seeds') return { text: `${formatPlain(nv.seeds, 0)} seeds` };
+  if (pick === 'seeds-min') return { value: nv.spread.min };
+  if (pick === 'seeds-max') return { value: nv.spread.max };
+  const modes = nv.spread.modes;
+  if (!modes) throw new Error(`${id} is not bimodal over its ${nv.seeds} seeds; <Num pick="${pick}"> needs two modes`);
+  const m = pick.startsWith('lower') ? modes[0] : modes[1];
+  return pick.endsWith('-seeds') ? { text: ofTotal(m.seeds, nv.seeds, 'seeds') } : { value: m.median };
 }

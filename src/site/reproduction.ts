@@ -1,11 +1,27 @@
 /**
- * The reproduction table as data: every published value beside ours, the
- * difference, sorted by how far off, grouped in bands, each row tied to the
- * article section that uses the number. Pure: the page renders what this returns.
+ * The reproduction table as data: every published value beside ours,
+ * classified by what kind of number ours is, and compared in the way that
+ * kind allows:
+ *
+ * - simulated over seeds: where the published value falls in our per-seed
+ *   distribution (below all seeds, in which quarter, above all seeds; in which
+ *   of two modes), since the article's value is one draw from its own runs;
+ * - simulated without seeds (one run, or a run without random draws) and
+ *   shares of runs: the relative gap, and whether the published value lies in
+ *   our interval;
+ * - analytic (a formula or an exact count on fixed input): equal to the
+ *   printed digits, or how far off;
+ * - setting: an input we echo, shown but never counted as reproduced.
+ *
+ * Then the article's qualitative claims checked against our numbers. Pure:
+ * the page renders what this returns.
  */
-import type { Published } from './published.ts';
+import type { Published, CheckedClaim } from './published.ts';
+import { publishedDigits } from './published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
+import { roundDecimal } from './format.ts';
+import { wilsonInterval } from '../stats/proportion.ts';
 
 /** A relative difference above this is marked as far off. */
 export const FAR_OFF = 0.1;
@@ -15,13 +31,25 @@ export const NEAR = 0.05;
 /** Factors to seconds, for comparing a published value with ours in another time unit. */
 const TIME: Record<string, number> = { ms: 1e-3, s: 1, min: 60, h: 3600 };
 
-/** How far off a row is: the page's groups, in the order it shows them. */
+/** How far off a row is by its relative gap. */
 export type Band = 'further' | 'within10' | 'within5' | 'unit-mismatch' | 'missing';
 export const BANDS: Band[] = ['further', 'within10', 'within5', 'unit-mismatch', 'missing'];
+
+/** What kind of number ours is. */
+export type RowKind = 'simulated' | 'analytic' | 'setting';
+
+/** The page's groups, in the order it shows them. */
+export type Group = 'outside' | 'inside' | 'single' | 'analytic' | 'setting' | 'unit-mismatch' | 'missing';
+export const GROUPS: Group[] = ['outside', 'inside', 'single', 'analytic', 'setting', 'unit-mismatch', 'missing'];
+
+/** Where a published value falls among our per-seed values. */
+export type SeedPosition = 'below' | 'q1' | 'q2' | 'q3' | 'q4' | 'above';
 
 export interface ReproRow {
   entry: Published;
   ours: SiteNumber | null;
+  kind: RowKind;
+  group: Group;
   /** Our value expressed in the published unit (null when missing or incomparable). */
   oursInPublishedUnit: number | null;
   /** ours − published, in the published unit. */
@@ -30,8 +58,16 @@ export interface ReproRow {
   rel: number | null;
   status: 'missing' | 'unit-mismatch' | 'close' | 'far';
   band: Band;
-  /** The published value lies inside our interval. */
+  /** The published value lies inside our interval (within one run, or Wilson for a share). */
   withinInterval: boolean;
+  /** Over seeds: where the published value falls; null for a number without seeds. */
+  seedPosition: SeedPosition | null;
+  /** Over seeds, when ours is bimodal: the mode the published value falls in, or 'between'. */
+  mode: 'lower' | 'upper' | 'between' | null;
+  /** A share of runs with its Wilson interval: shown as `k of n`. */
+  share: { k: number; n: number } | null;
+  /** Analytic: equal to the published value at the digits it was printed with. */
+  exact: boolean;
 }
 
 export function toUnit(v: number, from: string, to: string): number | null {
@@ -47,25 +83,85 @@ export function bandOf(status: ReproRow['status'], rel: number | null): Band {
   return a <= NEAR ? 'within5' : a <= FAR_OFF ? 'within10' : 'further';
 }
 
+/** Experiments that run no simulator: their numbers are formulas or exact counts on fixed input. */
+export const ANALYTIC_EXPERIMENTS = new Set(['order-statistics', 'derivations', 'constants', 'tokens']);
+
+/** The kind of our number: the entry's own `kind` when given, else by its experiment. */
+export function kindOf(entry: Published, ours: SiteNumber | null): RowKind {
+  if (entry.kind) return entry.kind;
+  return ours && ANALYTIC_EXPERIMENTS.has(ours.experiment) ? 'analytic' : 'simulated';
+}
+
+/** Confidence level of the interval put on a count of runs that carries none. */
+export const SHARE_LEVEL = 0.95;
+
+/**
+ * A share of runs: a percentage with a Wilson interval and a run count, or a
+ * count of runs out of `n` compared with a published count out of `of`.
+ */
+export function shareOf(ours: SiteNumber, entry?: Published): { k: number; n: number } | null {
+  if (ours.unit === '%' && ours.n !== null && ours.intervalKind?.startsWith('Wilson')) return { k: Math.round((ours.value * ours.n) / 100), n: ours.n };
+  if (ours.unit === 'runs' && ours.n !== null && entry?.of !== undefined) return { k: ours.value, n: ours.n };
+  return null;
+}
+
+/** The published value as a share in %, for a row compared as a share. */
+export function publishedShare(entry: Published): number {
+  return entry.unit === 'runs' && entry.of ? (100 * entry.published) / entry.of : entry.published;
+}
+
+/** Where `v` falls among the per-seed values summarised by `spread`. */
+export function seedPosition(v: number, s: NonNullable<SiteNumber['spread']>): SeedPosition {
+  if (v < s.min) return 'below';
+  if (v > s.max) return 'above';
+  return v <= s.q1 ? 'q1' : v <= s.median ? 'q2' : v <= s.q3 ? 'q3' : 'q4';
+}
+
+function modeOf(v: number, s: NonNullable<SiteNumber['spread']>): ReproRow['mode'] {
+  if (!s.modes) return null;
+  const [lo, hi] = s.modes;
+  return v <= lo.max ? 'lower' : v >= hi.min ? 'upper' : 'between';
+}
+
+export function reproductionRow(entry: Published, numbers: Record<string, SiteNumber>): ReproRow {
+  const ours = Object.hasOwn(numbers, entry.id) ? numbers[entry.id]! : null;
+  const kind = kindOf(entry, ours);
+  const empty = { entry, ours, kind, oursInPublishedUnit: null, diff: null, rel: null, withinInterval: false, seedPosition: null, mode: null, share: null, exact: false };
+  if (!ours) return { ...empty, group: 'missing', status: 'missing', band: 'missing' };
+  const v = toUnit(ours.value, ours.unit, entry.unit);
+  if (v === null) return { ...empty, group: 'unit-mismatch', status: 'unit-mismatch', band: 'unit-mismatch' };
+  const diff = v - entry.published;
+  const rel = entry.published !== 0 ? diff / Math.abs(entry.published) : diff === 0 ? 0 : Math.sign(diff) * Infinity;
+  const conv = (x: number) => toUnit(x, ours.unit, entry.unit)!;
+  let within = false;
+  if (ours.interval) within = entry.published >= conv(ours.interval[0]) && entry.published <= conv(ours.interval[1]);
+  const status = Math.abs(rel) > FAR_OFF ? 'far' : 'close';
+  const base = { ...empty, oursInPublishedUnit: v, diff, rel, status, band: bandOf(status, rel), withinInterval: within } as const;
+  if (kind === 'setting') return { ...base, group: 'setting' };
+  if (kind === 'analytic') {
+    const d = publishedDigits(entry);
+    return { ...base, group: 'analytic', exact: roundDecimal(v, d) === roundDecimal(entry.published, d) };
+  }
+  const share = shareOf(ours, entry);
+  if (share) {
+    // Inside our Wilson interval (computed here for a bare count of runs).
+    const w = wilsonInterval(share.k, share.n, SHARE_LEVEL);
+    const p = publishedShare(entry);
+    const inside = p >= 100 * w.lo - 1e-9 && p <= 100 * w.hi + 1e-9;
+    const relShare = p !== 0 ? ((100 * share.k) / share.n - p) / p : share.k === 0 ? 0 : Infinity;
+    return { ...base, rel: relShare, band: bandOf(Math.abs(relShare) > FAR_OFF ? 'far' : 'close', relShare), share, withinInterval: inside, group: inside ? 'inside' : 'outside' };
+  }
+  if (ours.spread) {
+    const s = { min: conv(ours.spread.min), q1: conv(ours.spread.q1), median: conv(ours.spread.median), q3: conv(ours.spread.q3), max: conv(ours.spread.max), modes: ours.spread.modes?.map((m) => ({ ...m, min: conv(m.min), median: conv(m.median), max: conv(m.max) })) as NonNullable<SiteNumber['spread']>['modes'] };
+    const pos = seedPosition(entry.published, s);
+    return { ...base, seedPosition: pos, mode: modeOf(entry.published, s), group: pos === 'below' || pos === 'above' ? 'outside' : 'inside' };
+  }
+  return { ...base, group: 'single' };
+}
+
 export function reproductionRows(published: Published[], numbers: Record<string, SiteNumber>): ReproRow[] {
-  const rows = published.map((entry): ReproRow => {
-    const ours = Object.hasOwn(numbers, entry.id) ? numbers[entry.id]! : null;
-    const empty = { entry, ours, oursInPublishedUnit: null, diff: null, rel: null, withinInterval: false };
-    if (!ours) return { ...empty, status: 'missing', band: 'missing' };
-    const v = toUnit(ours.value, ours.unit, entry.unit);
-    if (v === null) return { ...empty, status: 'unit-mismatch', band: 'unit-mismatch' };
-    const diff = v - entry.published;
-    const rel = entry.published !== 0 ? diff / Math.abs(entry.published) : diff === 0 ? 0 : Math.sign(diff) * Infinity;
-    let within = false;
-    if (ours.interval) {
-      const lo = toUnit(ours.interval[0], ours.unit, entry.unit);
-      const hi = toUnit(ours.interval[1], ours.unit, entry.unit);
-      within = lo !== null && hi !== null && entry.published >= lo && entry.published <= hi;
-    }
-    const status = Math.abs(rel) > FAR_OFF ? 'far' : 'close';
-    return { entry, ours, oursInPublishedUnit: v, diff, rel, status, band: bandOf(status, rel), withinInterval: within };
-  });
-  const rank = (r: ReproRow) => (r.status === 'missing' ? 2 : r.status === 'unit-mismatch' ? 1 : 0);
+  const rows = published.map((entry) => reproductionRow(entry, numbers));
+  const rank = (r: ReproRow) => GROUPS.indexOf(r.group);
   return rows.sort((a, b) => {
     const d = rank(a) - rank(b);
     if (d !== 0) return d;
@@ -79,20 +175,47 @@ export function reproductionRows(published: Published[], numbers: Record<string,
   });
 }
 
-/** Rows per band, in BANDS order (empty bands kept, so the summary can name them). */
-export function groupByBand(rows: ReproRow[]): { band: Band; rows: ReproRow[] }[] {
-  return BANDS.map((band) => ({ band, rows: rows.filter((r) => r.band === band) }));
+/** Rows per group, in GROUPS order (empty groups kept, so the summary can name them). */
+export function groupRows(rows: ReproRow[]): { group: Group; rows: ReproRow[] }[] {
+  return GROUPS.map((group) => ({ group, rows: rows.filter((r) => r.group === group) }));
 }
 
-/** How many rows fall in each band. */
+/** How many rows fall in each group. */
+export function groupCounts(rows: ReproRow[]): Record<Group, number> {
+  const c = Object.fromEntries(GROUPS.map((g) => [g, 0])) as Record<Group, number>;
+  for (const r of rows) c[r.group]++;
+  return c;
+}
+
+/** How many rows fall in each band of relative gap. */
 export function bandCounts(rows: ReproRow[]): Record<Band, number> {
   const c = Object.fromEntries(BANDS.map((b) => [b, 0])) as Record<Band, number>;
   for (const r of rows) c[r.band]++;
   return c;
 }
 
+/** A qualitative claim of the article against our number: does ours support it? */
+export interface ClaimCheck {
+  claim: CheckedClaim;
+  ours: SiteNumber | null;
+  /** Our value supports the claim (null when our number is missing). */
+  holds: boolean | null;
+  /** Over seeds: every seed on the same side of the claim as the median. */
+  allSeedsAgree: boolean | null;
+}
+
+export function checkClaims(claims: CheckedClaim[], numbers: Record<string, SiteNumber>): ClaimCheck[] {
+  return claims.map((claim) => {
+    const ours = Object.hasOwn(numbers, claim.id) ? numbers[claim.id]! : null;
+    if (!ours) return { claim, ours, holds: null, allSeedsAgree: null };
+    const holds = claim.holds(ours.value);
+    const allSeedsAgree = ours.spread ? claim.holds(ours.spread.min) === holds && claim.holds(ours.spread.max) === holds : null;
+    return { claim, ours, holds, allSeedsAgree };
+  });
+}
+
 /** The heading of our article page where a published number is used (anchor and our title). */
-export function sectionOf(p: Published): { id: string; title: string } {
+export function sectionOf(p: Published | CheckedClaim): { id: string; title: string } {
   const h = heading(p.where.in);
   return { id: h.id, title: h.title };
 }

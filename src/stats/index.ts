@@ -6,3 +6,4 @@ export * from './proportion.ts';
 export * from './autocorrelation.ts';
 export * from './interval.ts';
 export * from './windows.ts';
+export * from './modes.ts';
