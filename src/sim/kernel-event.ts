@@ -154,7 +154,7 @@ class EventKernel {
   /** Requests that emitted their first token this step. */
   readonly firstRid: Int32Array;
   nFirst = 0;
-  /** tokTimes slots filled at this step's end (tokens emitted on the general path). */
+  /** tokTimes slots filled at this step's end (tokens of requests that finished a prefill or recompute). */
   readonly emit: Int32Array;
   nEmit = 0;
 
@@ -583,7 +583,7 @@ class EventKernel {
  * Steps in which the running requests only decode and nothing happens at their ends: no
  * finish, no admission, no arrival before the last of them ends. Runs such steps from
  * the current one on, with the state in locals, and returns how many it ran (0: the
- * next step needs the general loop). A step is the same as on the main loop: the same
+ * next step needs the main loop). A step is the same as on the main loop: the same
  * sums, one stepTimeOf call, t = t + dt, the same trace row and observer view.
  */
 function quietSteps(e: EventKernel, trace: TraceBuilder | null, onStep: ((v: StepView) => void) | null, view: StepView): number {
@@ -649,7 +649,7 @@ function quietSteps(e: EventKernel, trace: TraceBuilder | null, onStep: ((v: Ste
     }
     t = tEnd;
     if (nextDue <= tEnd) {
-      // the arrival joins the queue at the step's end, as on the main loop; the general loop takes over
+      // the arrival joins the queue at the step's end, as on the main loop, which takes over
       e.D = D;
       e.dMod = dMod;
       e.free = free;
