@@ -94,7 +94,7 @@ function compareKernels(n: number, reps: number): void {
 }
 
 export default async function (): Promise<void> {
-  compareKernels(5_120, 11);
+  compareKernels(5_120, 21);
   compareKernels(25_600, 5);
   // what the options cost on the event kernel
   let tokens = 0;

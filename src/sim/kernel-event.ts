@@ -20,16 +20,15 @@
  * A request is touched only at its own events: admission, each prefill (or recompute)
  * chunk, its first token, preemption, finish.
  *
- * Which steps fit. Every running request is served in every step, and all but possibly
- * the last are decoders: a request computes at least one token in the step it is
- * admitted and admissions stop when the budget is spent, so at most tokenBudget requests
- * run; a request left with part of its prompt (a prefill chunk) has spent the budget, so
- * nothing is served or admitted after it, and it is last (test/sim.kernels.test.ts
- * checks both on the stepwise kernel; `schedule` stops if they ever fail). So a step
- * serves all decoders at once (then the last request if it is still prefilling), unless
- * the free KV blocks do not cover the decoders whose last block is full: then some
- * request is preempted, and the general path walks the running list in order like the
- * stepwise kernel (decoders served there keep their relative state).
+ * Why every step can. Every running request is served in every step, and all but
+ * possibly the last are decoders: a request computes at least one token in the step it
+ * is admitted and admissions stop when the budget is spent, so at most tokenBudget
+ * requests run; a request left with part of its prompt (a prefill chunk, or of a
+ * recompute) has spent the budget, so nothing is served or admitted after it, and it is
+ * last (test/sim.kernels.test.ts checks both on the stepwise kernel; `schedule` stops if
+ * they ever fail). So a step serves all decoders at once, then the last request if it
+ * is still prefilling. A KV shortage preempts a suffix of the running list, found from
+ * the tail in O(requests preempted) (`preemptUntilFits`).
  *
  * The running list is doubly linked over slots, so a finish or a preemption unlinks one
  * request without moving the others and the list keeps the reference's order.
@@ -155,7 +154,7 @@ class EventKernel {
   /** Requests that emitted their first token this step. */
   readonly firstRid: Int32Array;
   nFirst = 0;
-  /** tokTimes slots filled at this step's end (tokens emitted on the general path). */
+  /** tokTimes slots filled at this step's end (tokens of requests that finished a prefill or recompute). */
   readonly emit: Int32Array;
   nEmit = 0;
 
@@ -469,22 +468,9 @@ class EventKernel {
     return true;
   }
 
-  /** Serve decoder s one token on the general path. Returns false when s itself was preempted. */
-  serveDecoder(s: number): boolean {
-    if (this.slackOf(s) === 0) {
-      while (this.free === 0) {
-        if (this.preemptLast() === s) return false;
-      }
-      this.free--;
-    }
-    // its state follows from D + 1 once the step is over: nothing to store
-    this.account(this.sComp[s] + this.D, 1, 1);
-    return true;
-  }
-
   /**
-   * Serve every decoder at once, then the last request if it is not one. Needs the free
-   * blocks to cover the decoders whose last block is full. Returns requests served.
+   * Serve every decoder at once, then the last request if it is not one (the blocks fit:
+   * see preemptUntilFits). Returns requests served.
    */
   fastServe(): number {
     const m = this.nDecoding;
@@ -500,18 +486,36 @@ class EventKernel {
     return m;
   }
 
-  /** Serve the running list in order, preempting where blocks run short, as the stepwise kernel does. */
-  generalServe(): number {
-    let served = 0;
-    let s = this.head;
-    while (s !== NIL && this.budget > 0) {
-      const ok = this.sDecoding[s] === 1 ? this.serveDecoder(s) : this.serveOther(s);
-      if (!ok) return served; // s and every request after it were preempted
-      served++;
-      s = this.next[s];
+  /**
+   * Preempt from the end of the running list until the step's new KV blocks fit, as the
+   * stepwise kernel's walk does. The walk serves requests in order; one that needs more
+   * blocks than are free preempts the last running request, then the one before, and so
+   * on (itself included, which ends the walk). So the preempted requests are the shortest
+   * suffix of the list such that the blocks the rest need fit in the free blocks plus
+   * those the suffix held: the need only shrinks and the freed blocks only grow as the
+   * suffix lengthens, and the walk preempts only while the current suffix is too short.
+   * Costs O(requests preempted), not O(batch).
+   */
+  preemptUntilFits(): void {
+    // blocks the last request needs if it is prefilling (served after the decoders, with the budget they leave)
+    let tailWant = 0;
+    if (this.nPrefilling === 1) {
+      const room = this.tokenBudget - this.nDecoding;
+      if (room > 0) {
+        const s = this.tail;
+        const need = this.sNeed[s];
+        const k = need <= room ? need : room;
+        const sl = this.sSlack[s];
+        tailWant = k <= sl ? 0 : Math.ceil((k - sl) / this.bs);
+      }
     }
-    if (s !== NIL) throw new Error('event kernel: the token budget ran out inside the running list');
-    return served;
+    let want = this.slackHist[this.dMod] + tailWant;
+    while (want > this.free) {
+      const s = this.tail;
+      if (this.sDecoding[s] === 0) want -= tailWant;
+      else if (this.slackOf(s) === 0) want--;
+      this.preemptLast();
+    }
   }
 
   /** Admit waiting requests in order while budget, sequence cap and blocks allow. Returns the count. */
@@ -551,7 +555,8 @@ class EventKernel {
     if (this.nDecoding > this.tokenBudget || this.nPrefilling > 1 || (this.nPrefilling === 1 && this.sDecoding[this.tail] === 1)) {
       throw new Error('event kernel: the running list breaks the invariant the kernel relies on');
     }
-    const served = this.slackHist[this.dMod] <= this.free ? this.fastServe() : this.generalServe();
+    this.preemptUntilFits();
+    const served = this.fastServe();
     const admitted = this.preemptedNow ? 0 : this.admit();
     return served + admitted;
   }
@@ -578,7 +583,7 @@ class EventKernel {
  * Steps in which the running requests only decode and nothing happens at their ends: no
  * finish, no admission, no arrival before the last of them ends. Runs such steps from
  * the current one on, with the state in locals, and returns how many it ran (0: the
- * next step needs the general loop). A step is the same as on the main loop: the same
+ * next step needs the main loop). A step is the same as on the main loop: the same
  * sums, one stepTimeOf call, t = t + dt, the same trace row and observer view.
  */
 function quietSteps(e: EventKernel, trace: TraceBuilder | null, onStep: ((v: StepView) => void) | null, view: StepView): number {
@@ -644,7 +649,7 @@ function quietSteps(e: EventKernel, trace: TraceBuilder | null, onStep: ((v: Ste
     }
     t = tEnd;
     if (nextDue <= tEnd) {
-      // the arrival joins the queue at the step's end, as on the main loop; the general loop takes over
+      // the arrival joins the queue at the step's end, as on the main loop, which takes over
       e.D = D;
       e.dMod = dMod;
       e.free = free;
