@@ -4,12 +4,12 @@
  * build that runs nothing and writes exactly what a single build writes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeCaches } from '../src/pipeline/cache-merge.ts';
 import { assignShards, DEFAULT_JOB_ESTIMATE_MS, estimateRuntimes, parseShard } from '../src/pipeline/shard.ts';
-import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { generatedOutputs, tempRoot, type TempRoot } from './pipeline-helpers.ts';
 
 const roots: TempRoot[] = [];
 const make = () => {
@@ -20,23 +20,6 @@ const make = () => {
 afterEach(() => {
   for (const r of roots.splice(0)) r.cleanup();
 });
-
-/** Every generated file; run times (wall clock, not results) are left out of the indexes. */
-export function generatedOutputs(root: string): Map<string, string> {
-  const dir = join(root, 'src', 'generated');
-  const out = new Map<string, string>();
-  for (const f of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
-    let text: string;
-    try {
-      text = readFileSync(join(dir, f)).toString('base64');
-    } catch {
-      continue; // a folder
-    }
-    if (f.endsWith('.json')) text = readFileSync(join(dir, f), 'utf8').replace(/\s*"runtimeMs": \d+,?/g, '');
-    out.set(f, text);
-  }
-  return out;
-}
 
 describe('shard assignment', () => {
   it('parses i/n and refuses anything else with the fix', () => {
