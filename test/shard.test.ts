@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeCaches } from '../src/pipeline/cache-merge.ts';
 import { assignShards, DEFAULT_JOB_ESTIMATE_MS, estimateRuntimes, parseShard } from '../src/pipeline/shard.ts';
+import { runCli } from './helpers/cli.ts';
 import { generatedOutputs, tempRoot, type TempRoot } from './pipeline-helpers.ts';
 
 const roots: TempRoot[] = [];
@@ -97,5 +98,19 @@ describe('sharded build', () => {
     } finally {
       rmSync(target, { recursive: true, force: true });
     }
+  });
+});
+
+describe('command line', () => {
+  it('bad shard specs and merge folders get one line and exit 2', async () => {
+    const shard = await runCli(['run', '--shard', '4/3']);
+    expect(shard.code).toBe(2);
+    expect(shard.err).toBe('stopwatches: --shard 4/3: write i/n with 1 ≤ i ≤ n ≤ 1000, e.g. --shard 2/3\n');
+    const merge = await runCli(['cache', 'merge', '/nonexistent/shard-1']);
+    expect(merge.code).toBe(2);
+    expect(merge.err).toBe('stopwatches: cache merge: /nonexistent/shard-1 is not a folder\n');
+    const remote = await runCli(['run', '--remote-cache', 'ftp://example/cache', '--only', 'nothing']);
+    expect(remote.code).toBe(2);
+    expect(remote.err).toMatch(/^stopwatches: remote cache ftp:\/\/…: unsupported; use http:\/\/, https:\/\/ or s3:\/\/\n$/);
   });
 });

@@ -100,7 +100,7 @@ export interface S3Server {
 
 /** s3rver on a free loopback port with one bucket; credentials are its defaults. */
 export async function startS3(dir: string, bucket: string): Promise<S3Server> {
-  const { default: S3rver } = (await import('s3rver')) as unknown as { default: new (o: object) => { run(): Promise<unknown>; close(): Promise<void> } };
+  const { default: S3rver } = await import('s3rver');
   const port = await freePort();
   const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
   await server.run();
