@@ -25,7 +25,7 @@ import { plainReporter, type Reporter } from './progress.ts';
 import { resolveRegistry, type RegistryEntry } from './registry.ts';
 import { renderPng, renderSvg } from './render.ts';
 import { describeRemote, pullFromRemote, type RemoteCache, type RemoteStats } from './remote/cache.ts';
-import { assignShards, estimateRuntimes, type Shard } from './shard.ts';
+import { describeShare, shareOf, type Shard, type ShardReport } from './shard.ts';
 import type { Clauses, CombineDeps, ExperimentDefinition, Figures, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
 
 /** Per-job timeout when neither the experiment nor `--timeout` sets one: generous, paper-size runs take minutes. */
@@ -102,7 +102,7 @@ export interface RunResult {
   numberChanges: NumberChange[] | null;
   figureChanges: string[];
   /** A shard run: what it ran. It combines nothing, so numbers and figures are empty. */
-  shard?: Shard & { jobs: number; missing: number; expectedMs: number; totalExpectedMs: number };
+  shard?: ShardReport;
   remote?: RemoteStats;
 }
 
@@ -426,17 +426,12 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     j.runtimeMs = j.lookup.header.runtimeMs;
   }
   let misses = planned.flatMap((p) => p.jobs.filter((j) => j.text === undefined).map((j) => ({ p, j })));
-  let shardReport: RunResult['shard'];
+  let shardReport: ShardReport | undefined;
   if (options.shard) {
-    const { index, count } = options.shard;
-    const all = await Promise.all(misses.map(async ({ p, j }) => ({ label: `${p.id}/${j.spec.id}`, experiment: p.id, previousMs: await cache.previousRuntimeMs(j.manifest, j.key) })));
-    const estimates = estimateRuntimes(all);
-    const owner = assignShards(all, count);
-    const mine = misses.filter((_, i) => owner[i] === index);
-    const expectedMs = estimates.reduce((s, e, i) => s + (owner[i] === index ? e : 0), 0);
-    shardReport = { index, count, jobs: mine.length, missing: misses.length, expectedMs, totalExpectedMs: estimates.reduce((s, e) => s + e, 0) };
-    log(`shard ${index}/${count}: ${mine.length} of the ${misses.length} missing jobs (expected ${(expectedMs / 1000).toFixed(1)} s of ${(shardReport.totalExpectedMs / 1000).toFixed(1)} s)`);
-    misses = mine;
+    const previous = new Map(await Promise.all(misses.map(async ({ j }) => [j, await cache.previousRuntimeMs(j.manifest, j.key)] as const)));
+    const share = shareOf(misses, ({ p, j }) => ({ label: `${p.id}/${j.spec.id}`, experiment: p.id, previousMs: previous.get(j) }), options.shard);
+    [misses, shardReport] = [share.mine, share.report];
+    log(describeShare(shardReport));
   }
   if (options.submitOrder === 'reverse') misses.reverse();
   if (misses.length) {

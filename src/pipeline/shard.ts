@@ -67,3 +67,26 @@ export function assignShards(jobs: ShardJob[], count: number): number[] {
   }
   return out;
 }
+
+export interface ShardReport extends Shard {
+  /** Jobs this shard runs, of the `missing` ones, and their expected times. */
+  jobs: number;
+  missing: number;
+  expectedMs: number;
+  totalExpectedMs: number;
+}
+
+/** This shard's share of the jobs the cache lacks (in their order), and what it expects to take. */
+export function shareOf<T>(jobs: T[], describe: (job: T) => ShardJob, shard: Shard): { mine: T[]; report: ShardReport } {
+  const all = jobs.map(describe);
+  const estimates = estimateRuntimes(all);
+  const owner = assignShards(all, shard.count);
+  const mine = jobs.filter((_, i) => owner[i] === shard.index);
+  const expectedMs = estimates.reduce((s, e, i) => s + (owner[i] === shard.index ? e : 0), 0);
+  const totalExpectedMs = estimates.reduce((s, e) => s + e, 0);
+  return { mine, report: { ...shard, jobs: mine.length, missing: jobs.length, expectedMs, totalExpectedMs } };
+}
+
+export function describeShare(r: ShardReport): string {
+  return `shard ${r.index}/${r.count}: ${r.jobs} of the ${r.missing} missing jobs (expected ${(r.expectedMs / 1000).toFixed(1)} s of ${(r.totalExpectedMs / 1000).toFixed(1)} s)`;
+}
