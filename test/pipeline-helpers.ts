@@ -1,5 +1,5 @@
 /** Temp project roots for pipeline tests: fixture experiments copied in, node_modules linked. */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,4 +50,16 @@ export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experime
 export function planOf(lines: string[], id: string): string | undefined {
   const l = lines.find((x) => x.startsWith(`${id} `));
   return l?.slice(id.length).trim();
+}
+
+/** Every generated file; run times (wall clock, not results) are left out of the indexes. */
+export function generatedOutputs(root: string): Map<string, string> {
+  const dir = join(root, 'src', 'generated');
+  const out = new Map<string, string>();
+  for (const f of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
+    if (!statSync(join(dir, f)).isFile()) continue;
+    const bytes = readFileSync(join(dir, f));
+    out.set(f, f.endsWith('.json') ? bytes.toString('utf8').replace(/\s*"runtimeMs": \d+,?/g, '') : bytes.toString('base64'));
+  }
+  return out;
 }

@@ -1,7 +1,9 @@
 /**
- * `stopwatches run [--only ID…] [--force] [--jobs N] [--timeout S] [--no-png]`:
- * regenerates the paper's numbers and figures into src/generated/ (see
- * src/pipeline/runner.ts). Ctrl-C stops the pool, removes temp files and exits
+ * `stopwatches run [--only ID…] [--force] [--jobs N] [--timeout S] [--no-png]
+ * [--shard i/n] [--remote-cache URL] [--remote-write]`: regenerates the paper's
+ * numbers and figures into src/generated/ (see src/pipeline/runner.ts). With
+ * `--shard` it only fills the cache with its share of the jobs (see
+ * src/pipeline/shard.ts). Ctrl-C stops the pool, removes temp files and exits
  * 130; a second Ctrl-C exits at once.
  */
 import type { Command } from 'commander';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.ts';
+import { parseShard, type Shard } from '../pipeline/shard.ts';
 
 export interface RunFlags {
   only?: string[];
@@ -17,6 +20,9 @@ export interface RunFlags {
   jobs?: number;
   timeout?: number;
   png?: boolean;
+  shard?: Shard;
+  remoteCache?: string;
+  remoteWrite?: boolean;
 }
 
 function positiveInt(flag: string) {
@@ -36,6 +42,9 @@ export function register(program: Command): void {
     .option('-j, --jobs <n>', 'worker threads (default: one per core)', positiveInt('--jobs'))
     .option('--timeout <seconds>', 'per-job timeout, overriding the experiments\' own (default 1800)', positiveInt('--timeout'))
     .option('--no-png', 'skip PNG rendering (SVG only)')
+    .option('--shard <i/n>', 'run only shard i of n of the missing jobs and fill the cache (merge with `stopwatches cache merge`)', parseShard)
+    .option('--remote-cache <url>', 'shared results: http(s)://HOST/PREFIX (Bazel remote-cache layout) or s3://BUCKET/PREFIX (default: $STOPWATCHES_REMOTE_CACHE)')
+    .option('--remote-write', 'upload the jobs this build runs to the remote cache (trusted runs only; default: $STOPWATCHES_REMOTE_CACHE_WRITE=1)')
     .action(async (flags: RunFlags) => {
       await runCommand(flags, process.cwd());
     });
@@ -56,6 +65,8 @@ export async function runCommand(flags: RunFlags, root: string): Promise<void> {
   const { runPipeline } = await import('../pipeline/runner.ts');
   const { plainReporter, ttyReporter, formatDuration } = await import('../pipeline/progress.ts');
   const { removeTempFiles } = await import('../pipeline/fsutil.ts');
+  const { remoteFromConfig } = await import('../pipeline/remote/cache.ts');
+  const remote = remoteFromConfig({ url: flags.remoteCache, write: flags.remoteWrite });
   const tty = !!process.stdout.isTTY && !process.env.CI;
   const reporter = tty ? ttyReporter(process.stdout) : plainReporter((l) => process.stdout.write(`${l}\n`));
 
@@ -80,9 +91,15 @@ export async function runCommand(flags: RunFlags, root: string): Promise<void> {
       timeoutSeconds: flags.timeout,
       png: flags.png,
       signal: controller.signal,
+      shard: flags.shard,
+      remote,
       effects: { reporter },
     });
     const ran = result.experiments.reduce((s, e) => s + e.ran, 0);
+    if (result.shard) {
+      reporter.log(`shard ${result.shard.index}/${result.shard.count}: ran ${ran} job${ran === 1 ? '' : 's'} in ${formatDuration(performance.now() - t0)}; entries are in .cache/experiments (combine with \`stopwatches cache merge DIR…\`, then \`stopwatches run\`)`);
+      return;
+    }
     reporter.log(
       `built ${Object.keys(result.numbers).length} numbers and ${result.figures.length} figures ` +
         `(${ran} job${ran === 1 ? '' : 's'} run) in ${formatDuration(performance.now() - t0)}`,

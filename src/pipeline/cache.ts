@@ -102,10 +102,16 @@ export class JobCache {
     return { status: 'stale', reasons: describeChange(previous.manifest, m) };
   }
 
-  async store(m: JobManifest, key: string, text: string, runtimeMs: number): Promise<void> {
+  async store(m: JobManifest, key: string, text: string, runtimeMs: number): Promise<EntryHeader> {
     const header: EntryHeader = { format: CACHE_FORMAT, key, sha256: sha256(text), bytes: Buffer.byteLength(text), runtimeMs, manifest: m };
     await this.write(this.entryPath(m, key), `${JSON.stringify(header)}\n${text}`);
     await this.prune(m);
+    return header;
+  }
+
+  /** Compute time recorded by this job's newest earlier entry (another key), if any: how long it will take again. */
+  async previousRuntimeMs(m: JobManifest, key: string): Promise<number | undefined> {
+    return (await this.newestOther(m, key))?.runtimeMs;
   }
 
   /** The most recently written other entry of the same job, for explaining staleness. */
@@ -153,6 +159,7 @@ export function verifyEntry(raw: Buffer, key: string): { header: EntryHeader; te
   if (!header) return { error: 'unreadable header' };
   if (header.format !== CACHE_FORMAT) return { error: `format ${header.format}, expected ${CACHE_FORMAT}` };
   if (header.key !== key) return { error: 'key mismatch' };
+  if (jobKey(header.manifest) !== key) return { error: 'manifest does not hash to the key' };
   const body = raw.subarray(raw.indexOf(10) + 1);
   if (body.length !== header.bytes) return { error: `size ${body.length} B, header says ${header.bytes} B` };
   if (sha256(body) !== header.sha256) return { error: 'hash mismatch' };

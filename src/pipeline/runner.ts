@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.ts';
 import { hashLabel } from '../rng/index.ts';
 import { bundleExperiment, bundleFigures, type ExperimentBundle } from './bundle.ts';
-import { JobCache, jobKey, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
+import { JobCache, jobKey, type EntryHeader, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
 import { removeTempFiles, sweepOrphanTemps, toPosix, writeFileAtomic } from './fsutil.ts';
 import { decodeResult } from './codec.ts';
 import { canonicalJson, deepFreeze, sha256 } from './hash.ts';
@@ -24,6 +24,8 @@ import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
 import { plainReporter, type Reporter } from './progress.ts';
 import { resolveRegistry, type RegistryEntry } from './registry.ts';
 import { renderPng, renderSvg } from './render.ts';
+import { describeRemote, pullFromRemote, type RemoteCache, type RemoteStats } from './remote/cache.ts';
+import { describeShare, shareOf, type Shard, type ShardReport } from './shard.ts';
 import type { Clauses, CombineDeps, ExperimentDefinition, Figures, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
 
 /** Per-job timeout when neither the experiment nor `--timeout` sets one: generous, paper-size runs take minutes. */
@@ -72,6 +74,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Order misses are handed to the pool; `reverse` lets tests prove completion order does not matter. */
   submitOrder?: 'registry' | 'reverse';
+  /** Run only this shard's share of the missing jobs and write cache entries only (no outputs). */
+  shard?: Shard;
+  /** Shared results: read before running, written after (when writable). */
+  remote?: RemoteCache;
   effects?: Partial<Effects>;
 }
 
@@ -95,6 +101,9 @@ export interface RunResult {
   /** Against the snapshot; null when there is no snapshot yet. */
   numberChanges: NumberChange[] | null;
   figureChanges: string[];
+  /** A shard run: what it ran. It combines nothing, so numbers and figures are empty. */
+  shard?: ShardReport;
+  remote?: RemoteStats;
 }
 
 /** A Ctrl-C: the CLI prints the message and exits 130. */
@@ -122,6 +131,8 @@ interface PlannedJob {
   lookup: Lookup | { status: 'forced' };
   text?: string;
   runtimeMs?: number;
+  /** Fetched from the remote cache (verified, and written to the local cache). */
+  remote?: { header: EntryHeader; text: string };
 }
 
 interface Planned {
@@ -220,12 +231,14 @@ function uniq<T>(xs: T[]): T[] {
 
 function planLine(p: Planned, force: boolean): string {
   const miss = p.jobs.filter((j) => j.lookup.status !== 'fresh');
-  if (miss.length === 0) return 'fresh';
+  if (miss.length === 0 && !p.jobs.some((j) => j.remote)) return 'fresh';
   const of = miss.length < p.jobs.length ? ` (${miss.length} of ${p.jobs.length} jobs)` : p.jobs.length > 1 ? ` (${p.jobs.length} jobs)` : '';
   if (force) return `forced${of}`;
   const stale = uniq(miss.flatMap((j) => (j.lookup.status === 'stale' ? j.lookup.reasons : [])));
   const corrupt = miss.flatMap((j) => (j.lookup.status === 'corrupt' ? [`entry of job ${j.spec.id} corrupt (${j.lookup.reason})`] : []));
   const reasons = [...stale, ...corrupt];
+  const remote = p.jobs.filter((j) => j.remote).length;
+  if (miss.length === 0) return `fresh (${remote} from remote)`;
   if (reasons.length === 0) return `missing${of}`;
   const shown = reasons.slice(0, 3).join(', ') + (reasons.length > 3 ? `, +${reasons.length - 3} more` : '');
   return `${stale.length ? 'stale' : 'corrupt'}: ${shown}${of}`;
@@ -392,10 +405,15 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       jobs.push({ spec: { id: spec.id, params }, seed, manifest, key, lookup });
     }
     const timeoutS = options.timeoutSeconds ?? def.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-    const p: Planned = { loaded: l, id: def.id, configHash, inputs, jobs, timeoutMs: timeoutS * 1000, plan: '' };
-    p.plan = planLine(p, force);
-    planned.push(p);
+    planned.push({ loaded: l, id: def.id, configHash, inputs, jobs, timeoutMs: timeoutS * 1000, plan: '' });
   }
+  // What the local cache lacks may be in the remote cache (not with --force: that reruns).
+  if (options.remote && !force) {
+    const lacking = planned.flatMap((p) => p.jobs.filter((j) => j.lookup.status !== 'fresh'));
+    await pullFromRemote(options.remote, cache, lacking);
+    for (const j of lacking) if (j.remote) j.lookup = { status: 'fresh', ...j.remote };
+  }
+  for (const p of planned) p.plan = planLine(p, force);
   const width = Math.max(0, ...planned.map((p) => p.id.length));
   for (const p of planned) log(`${p.id.padEnd(width)}  ${p.plan}`);
   for (const a of absent) log(`${'(skipped)'.padEnd(width)}  ${a} is not written yet`);
@@ -407,7 +425,14 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     j.text = j.lookup.text;
     j.runtimeMs = j.lookup.header.runtimeMs;
   }
-  const misses = planned.flatMap((p) => p.jobs.filter((j) => j.text === undefined).map((j) => ({ p, j })));
+  let misses = planned.flatMap((p) => p.jobs.filter((j) => j.text === undefined).map((j) => ({ p, j })));
+  let shardReport: ShardReport | undefined;
+  if (options.shard) {
+    const previous = new Map(await Promise.all(misses.map(async ({ j }) => [j, await cache.previousRuntimeMs(j.manifest, j.key)] as const)));
+    const share = shareOf(misses, ({ p, j }) => ({ label: `${p.id}/${j.spec.id}`, experiment: p.id, previousMs: previous.get(j) }), options.shard);
+    [misses, shardReport] = [share.mine, share.report];
+    log(describeShare(shardReport));
+  }
   if (options.submitOrder === 'reverse') misses.reverse();
   if (misses.length) {
     const threads = Math.max(1, Math.min(options.jobs ?? defaultThreads(), misses.length));
@@ -444,7 +469,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
             fx.reporter.jobDone(label, ms);
             const e = left.get(p.id)!;
             if (--e.n === 0) fx.reporter.experimentDone?.(p.id, p.jobs.filter((x) => x.lookup.status !== 'fresh').length, performance.now() - e.start);
-            await cache.store(j.manifest, j.key, text, ms);
+            const header = await cache.store(j.manifest, j.key, text, ms);
+            await options.remote?.upload(header, text);
             j.text = text;
             j.runtimeMs = ms;
           } catch (err) {
@@ -465,6 +491,21 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     }
   }
   checkAbort();
+  const ranJobs = (ps: Planned[]) => ps.reduce((s, p) => s + p.jobs.filter((j) => j.lookup.status !== 'fresh' && j.text !== undefined).length, 0);
+  if (options.remote) log(describeRemote(options.remote, ranJobs(planned)));
+  if (shardReport) {
+    // A shard's results are its cache entries; the build after `stopwatches cache merge` combines them.
+    return {
+      experiments: planned.map((p) => ({ id: p.id, file: p.loaded.path, plan: p.plan, jobs: p.jobs.length, ran: ranJobs([p]) })),
+      absent,
+      numbers: {},
+      figures: [],
+      numberChanges: null,
+      figureChanges: [],
+      shard: shardReport,
+      remote: options.remote?.stats,
+    };
+  }
 
   // 4. Combine in registry order, then figures; all in the main thread (cheap, pure).
   const figuresDir = join(outDir, 'figures');
@@ -615,6 +656,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     figures: Object.keys(allFigures),
     numberChanges,
     figureChanges,
+    remote: options.remote?.stats,
   };
 }
 

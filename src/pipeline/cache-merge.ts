@@ -1,0 +1,58 @@
+/**
+ * `stopwatches cache merge DIR…`: brings the entries of other cache folders
+ * (the shards of a build, a CI artifact) into this project's cache.
+ *
+ * Every entry is verified as a read would (header for its key, manifest
+ * hashing to the key, result bytes matching size and sha256) before it is
+ * copied; an entry that fails is skipped and counted, never copied. Entries
+ * already present are left alone (an entry's bytes are fixed by its key, up to
+ * the runtime it recorded), and copies are atomic.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { UserError } from '../errors.ts';
+import { JobCache, verifyEntry } from './cache.ts';
+import { writeFileAtomic } from './fsutil.ts';
+
+export interface MergeReport {
+  copied: number;
+  present: number;
+  corrupt: string[];
+}
+
+/** A shard's cache folder, given as the folder itself, its `.cache`, or the project root that holds it. */
+export function resolveCacheFolder(dir: string): string {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`cache merge: ${dir} is not a folder`);
+  for (const sub of [join('.cache', 'experiments'), 'experiments']) {
+    if (existsSync(join(dir, sub)) && statSync(join(dir, sub)).isDirectory()) return join(dir, sub);
+  }
+  return dir;
+}
+
+const ENTRY = /^[0-9a-f]{64}\.json$/;
+
+export async function mergeCaches(target: string, sources: string[]): Promise<MergeReport> {
+  const report: MergeReport = { copied: 0, present: 0, corrupt: [] };
+  const cache = new JobCache(target);
+  for (const source of sources.map(resolveCacheFolder)) {
+    const files = (readdirSync(source, { recursive: true }) as string[]).filter((f) => ENTRY.test(f.split(sep).pop()!)).sort();
+    for (const rel of files) {
+      const raw = readFileSync(join(source, rel));
+      const key = rel.split(sep).pop()!.slice(0, -'.json'.length);
+      const checked = verifyEntry(raw, key);
+      if ('error' in checked) {
+        report.corrupt.push(`${relative(process.cwd(), join(source, rel))}: ${checked.error}`);
+        continue;
+      }
+      // Placed where a lookup of its (verified) manifest looks, whatever folder it came from.
+      const to = cache.entryPath(checked.header.manifest, key);
+      if (existsSync(to)) {
+        report.present++;
+        continue;
+      }
+      await writeFileAtomic(to, raw);
+      report.copied++;
+    }
+  }
+  return report;
+}
