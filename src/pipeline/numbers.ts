@@ -1,7 +1,7 @@
 /**
  * numbers.json: validating what experiments return, merging in registry order,
  * writing one line per number (so a pull request's diff shows exactly which
- * numbers moved), and comparing with the committed snapshot.
+ * numbers moved). Comparing two numbers files is in outputs.ts.
  */
 import { UserError } from '../errors.ts';
 import { canonicalJson } from './hash.ts';
@@ -84,36 +84,5 @@ export function formatNumbersFile(file: NumbersFile): string {
   return `{\n${ids.map((id) => `  ${JSON.stringify(id)}: ${JSON.stringify(file[id])}`).join(',\n')}\n}\n`;
 }
 
-export interface NumberChange {
-  id: string;
-  old?: Entry;
-  new?: Entry;
-}
-
-/** Numbers that differ between two files (any field), sorted by id. */
-export function diffNumbers(oldFile: NumbersFile, newFile: NumbersFile): NumberChange[] {
-  const ids = [...new Set([...Object.keys(oldFile), ...Object.keys(newFile)])].sort();
-  const out: NumberChange[] = [];
-  for (const id of ids) {
-    const a = oldFile[id];
-    const b = newFile[id];
-    if (a && b && canonicalJson(a) === canonicalJson(b)) continue;
-    out.push({ id, ...(a ? { old: a } : {}), ...(b ? { new: b } : {}) });
-  }
-  return out;
-}
-
-function show(e: Entry): string {
-  const iv = e.interval ? ` [${e.interval[0]}, ${e.interval[1]}]` : '';
-  return `${e.value}${e.unit ? ` ${e.unit}` : ''}${iv}${e.n !== null ? ` (n=${e.n})` : ''}`;
-}
-
-/** `id: old → new` lines, readable in a terminal and in a test failure. */
-export function describeNumberChanges(changes: NumberChange[]): string[] {
-  return changes.map((c) => {
-    if (!c.old) return `${c.id}: (new) ${show(c.new!)}`;
-    if (!c.new) return `${c.id}: ${show(c.old)} → (gone)`;
-    const rel = c.old.value !== 0 ? ` (${c.new.value >= c.old.value ? '+' : ''}${(((c.new.value - c.old.value) / Math.abs(c.old.value)) * 100).toPrecision(3)}%)` : '';
-    return `${c.id}: ${show(c.old)} → ${show(c.new)}${c.old.value !== c.new.value ? rel : ''}`;
-  });
-}
+/** Comparing numbers files belongs to the outputs contract; snapshot.ts still imports them from here. */
+export { compareNumbers as diffNumbers, describeNumberChanges, type NumberChange } from './outputs.ts';
