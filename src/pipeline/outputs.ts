@@ -11,7 +11,7 @@
  *   experiments.json      { experiments: ExperimentIndexEntry[] }, registry order
  *   figures/index.json    FigureIndex: `<experiment>.<figure>` → entry, paper order
  *   figures/<key>.svg     normalized SVG
- *   figures/<key>.png     PNG drawn from that SVG; `<key>.png.svg-sha256` records which SVG
+ *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
  *   data/<experiment>.json  combined data, the rows behind the figures
  *
  * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png and
@@ -53,8 +53,6 @@ export function outputPaths(dir: string) {
     figureIndex: join(figures, 'index.json'),
     svg: (key: string) => join(figures, `${key}.svg`),
     png: (key: string) => join(figures, `${key}.png`),
-    /** sha256 of the SVG a PNG was drawn from: a PNG is trusted only beside the SVG it records. */
-    pngSource: (key: string) => join(figures, `${key}.png.svg-sha256`),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
   };
@@ -107,6 +105,14 @@ export interface FigureIndexEntry {
   svg: string;
   /** null when the build ran with `--no-png`. */
   png: string | null;
+  /** sha256 of the SVG file. */
+  svgSha256: string;
+  /**
+   * sha256 of the PNG file, drawn from exactly the SVG above: a PNG whose bytes
+   * differ, or whose entry names another SVG, is redrawn by the next build and
+   * refused by the site.
+   */
+  pngSha256: string | null;
   width: number;
   height: number;
   clauses: Clauses;
@@ -205,6 +211,8 @@ const figureIndexSchema: z.ZodType<FigureIndex> = z.record(
     alt: z.string().min(1),
     svg: z.string(),
     png: z.string().nullable(),
+    svgSha256: z.string().regex(/^[0-9a-f]{64}$/),
+    pngSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
     width: z.number(),
     height: z.number(),
     clauses: clausesSchema,
