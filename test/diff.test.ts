@@ -84,7 +84,7 @@ const currentBuild = (): Build => {
   };
 };
 
-const PUB = new Map<string, Published>([['a.x_ms', { id: 'a.x_ms', published: 0.01, unit: 's', where: 'test' }]]);
+const PUB = new Map<string, Published>([['a.x_ms', { id: 'a.x_ms', published: 0.01, unit: 's', where: { in: 'intro' } }]]);
 
 /** A scratch project root: test/snapshots (baseline) and src/generated (current). */
 function scratch(base: Build, cur: Build): string {
