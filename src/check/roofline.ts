@@ -50,6 +50,20 @@ function perStep(inp: RooflineInput): { kvPerUser: number; flopsPerToken: number
   return { kvPerUser, flopsPerToken };
 }
 
+/**
+ * The shortest a decode step of `batch` users can take, at the datasheet peaks:
+ * max(memory side, compute side); the compute side counts only when its inputs
+ * are given. Each user gets one token per step, so per-user speed ≤ 1/t and
+ * total throughput ≤ batch/t: the envelope drawn in the paper's roofline figure.
+ */
+export function stepTimeBound(inp: RooflineInput, batch: number): number {
+  const g = inp.gpus ?? 1;
+  const { kvPerUser, flopsPerToken } = perStep(inp);
+  const memory = (inp.weightBytes + batch * kvPerUser) / (g * inp.hbmBw);
+  const compute = flopsPerToken && inp.peakFlops ? (batch * flopsPerToken) / (g * inp.peakFlops) : 0;
+  return Math.max(compute, memory);
+}
+
 /** The fastest one user can be served: all bandwidth to one step of batch one. */
 export function perUserBound(inp: RooflineInput): number {
   const { kvPerUser } = perStep(inp);
