@@ -1,0 +1,100 @@
+/** Checked claims of src/article/open-and-closed.astro, in page order. */
+import { about, above, atLeast, atMost, between, every, greater, less, within } from '../checks/predicates.ts';
+import type { SectionChecks } from '../checks/types.ts';
+
+const oc = (slots: number, rest: string) => `open-closed.slots${slots}.${rest}`;
+const MIDDLE = [32, 64, 96, 128, 192];
+
+export const CHECKS: SectionChecks = [
+  {
+    id: 'oc-middle-agree',
+    says: 'Through the middle of the sweep the open twin’s p99 time to first token is within a third of the closed loop’s.',
+    check: every(MIDDLE.map((s) => within(oc(s, 'open.p99_ttft_ms'), oc(s, 'closed.p99_ttft_ms'), 1 / 3)), 'every middle size'),
+  },
+  {
+    id: 'oc-96-close',
+    says: 'At the sweep’s 96-slot point the two p99 values differ by only a few per cent.',
+    check: within(oc(96, 'open.p99_ttft_ms'), oc(96, 'closed.p99_ttft_ms'), 0.05),
+  },
+  {
+    id: 'oc-192-equal',
+    says: 'At the 192-slot point the two p99 values are practically equal.',
+    check: within(oc(192, 'open.p99_ttft_ms'), oc(192, 'closed.p99_ttft_ms'), 0.02),
+  },
+  {
+    id: 'article-oc-192-worse',
+    says: 'At the 192-slot point the open loop’s p99 is about a fifth worse than the closed loop’s.',
+    check: about(oc(192, 'open_over_closed_p99_x'), 1.2, [1.1, 1.3]),
+    contradicts: { article: 'at 192 slots the open loop’s p99 is some 20% worse than the closed loop’s' },
+  },
+  {
+    id: 'oc-tpot-few-pct',
+    says: 'Mean TPOT of the two agrees within a few per cent (here: six) at every point of the sweep.',
+    check: every([1, 2, 4, 8, 16, 32, 64, 96, 128, 192, 256].map((s) => between(oc(s, 'open_over_closed_tpot_pct'), -6, 6)), 'every size'),
+  },
+  {
+    id: 'oc-tpot-64-slower',
+    says: 'At 64 slots the open twin’s mean TPOT is the slower one.',
+    check: above(oc(64, 'open_over_closed_tpot_pct'), 0),
+  },
+  {
+    id: 'oc-little-open',
+    says: 'The open twin’s time-averaged count in the system agrees with Little’s law on the same run.',
+    check: within(oc(64, 'open.in_system'), oc(64, 'open.little_predicted'), 0.02),
+  },
+  {
+    id: 'article-oc-open-holds-more',
+    says: 'At 64 slots the open system holds more requests on average than the closed loop keeps in flight.',
+    check: greater(oc(64, 'open.in_system'), oc(64, 'closed.little_in_flight')),
+    contradicts: { article: 'the open system held more requests on average than the closed loop’s slots' },
+  },
+  {
+    id: 'oc-small-open-worse',
+    says: 'At 8 slots the Poisson twin’s p99 is worse than the closed loop’s, by more than anywhere in the middle of the sweep.',
+    check: every([greater(oc(8, 'open.p99_ttft_ms'), oc(8, 'closed.p99_ttft_ms')), ...MIDDLE.map((s) => greater(oc(8, 'open_over_closed_p99_x'), oc(s, 'open_over_closed_p99_x')))]),
+  },
+  {
+    id: 'article-oc-open-worse-everywhere',
+    says: 'Open arrivals give a worse p99 than the closed loop at every size of the sweep.',
+    check: every([1, 2, 4, 8, 16, 32, 64, 96, 128, 192, 256].map((s) => greater(oc(s, 'open.p99_ttft_ms'), oc(s, 'closed.p99_ttft_ms'))), 'every size'),
+    contradicts: { article: 'the open loop comes out worse than the closed loop at every concurrency' },
+  },
+  {
+    id: 'oc-peak-preempts',
+    says: 'The sweep’s best point already preempts.',
+    check: atLeast(oc(256, 'closed.preemptions'), 1),
+  },
+  {
+    id: 'oc-peak-healthy-close',
+    says: 'The open runs at the peak rate that stayed healthy have p99 values within a third of the closed loop’s.',
+    check: every([
+      within('open-closed.peak_open.fine_p99_min_ms', oc(256, 'closed.p99_ttft_ms'), 1 / 3),
+      within('open-closed.peak_open.fine_p99_max_ms', oc(256, 'closed.p99_ttft_ms'), 1 / 3),
+    ]),
+  },
+  {
+    id: 'oc-peak-some-collapse',
+    says: 'Some of the open runs at the peak rate collapsed, and some did not.',
+    check: every([atLeast('open-closed.peak_open.collapsed', 1), atLeast('open-closed.peak_open.fine', 1)]),
+  },
+  {
+    id: 'oc-collapse-depth',
+    says: 'The mildest collapsed run only just crossed the one-second line (within a quarter above it); the worst was about a minute deep (40 s to 90 s).',
+    check: every([between('open-closed.peak_open.collapsed_p99_min_s', 1, 1.25), about('open-closed.peak_open.collapsed_p99_max_s', 60, [40, 90])]),
+  },
+  {
+    id: 'cliff-none-below',
+    says: 'No run collapsed at 90% or 95% of the peak rate.',
+    check: every([atMost('cliff.load90.collapsed', 0), atMost('cliff.load95.collapsed', 0)]),
+  },
+  {
+    id: 'oc-320-less',
+    says: 'With more slots than the KV pool holds, the closed loop delivers less than at its peak.',
+    check: less(oc(320, 'closed.rate_req_per_s'), 'open-closed.peak.rate_req_per_s'),
+  },
+  {
+    id: 'oc-320-tail',
+    says: 'Past the peak the closed loop’s p99 time to first token is over a second.',
+    check: above(oc(320, 'closed.p99_ttft_ms'), 1000),
+  },
+];

@@ -1,0 +1,164 @@
+/**
+ * Evaluates checked claims on one build's numbers and writes the result as
+ * claims.json, the file the build keeps beside numbers.json:
+ *
+ *   { "claims": [ClaimResult…], "summary": { checked, hold, contradicted, fail } }
+ *
+ * in registry order (sections in outline order, claims in page order), every
+ * float rounded to six significant digits, so two builds of one commit write
+ * identical bytes and a diff of two files shows only what moved.
+ *
+ * Status:
+ *   holds         the sentence is true on these numbers
+ *   fails         it is not, and nothing says so: the build stops
+ *   contradicted  a statement of the original article that these numbers do not
+ *                 bear out, marked as such: the page prints it with the numbers
+ *   stale         marked as contradicted but it holds now: the build stops, so
+ *                 the marking is removed (or the sentence restored)
+ *
+ * Seeds: when a number carries a spread over seeds ({min,q1,median,q3,max}),
+ * the claim is also evaluated at every corner of the numbers' ranges (min or
+ * max of each); "holds across the spread" is then a conservative statement,
+ * true only if no combination of extremes flips it. When per-seed values are
+ * present (`perSeed`, aligned by seed across ids), the share of seeds for which
+ * the claim holds is reported too.
+ */
+import type { CheckedClaim } from './types.ts';
+import type { Values } from './predicates.ts';
+
+/** What a claim reads from numbers.json; extra fields are ignored. */
+export interface NumberEntry {
+  value: number;
+  unit: string;
+  seeds?: number;
+  spread?: { min: number; q1: number; median: number; q3: number; max: number };
+  perSeed?: number[];
+}
+
+export type ClaimStatus = 'holds' | 'fails' | 'contradicted' | 'stale';
+
+export interface SeedVerdict {
+  /** Largest number of seeds behind any of the claim's numbers. */
+  seeds: number;
+  /** True when the claim holds at every combination of the numbers' min and max over seeds. */
+  holdsAcrossSpread: boolean;
+  /** The smallest slack over those combinations. */
+  worstSlack: number | null;
+  /** Share of seeds for which the claim holds, when per-seed values are available for every number with a spread. */
+  share?: number;
+}
+
+export interface ClaimResult {
+  id: string;
+  section: string;
+  says: string;
+  kind: string;
+  status: ClaimStatus;
+  /** Signed distance to flipping, in the claim's terms (null when a number is missing or infinite). */
+  slack: number | null;
+  margin: string;
+  numbers: { id: string; value: number | null; unit: string }[];
+  seeds?: SeedVerdict;
+  /** For a claim of the original article: how the article put it. */
+  article?: string;
+}
+
+export interface ClaimsFile {
+  claims: ClaimResult[];
+  summary: { checked: number; hold: number; contradicted: number; fail: number };
+}
+
+const round = (x: number): number | null => (Number.isFinite(x) ? Number(x.toPrecision(6)) : null);
+
+function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): SeedVerdict | undefined {
+  const spreadIdx = entries.map((e, i) => (e.spread ? i : -1)).filter((i) => i >= 0);
+  if (spreadIdx.length === 0) return undefined;
+  const ids = c.check.ids;
+  // Corners: 2^k combinations of min/max over the numbers that have a spread (k is small: a claim reads a few numbers).
+  const k = Math.min(spreadIdx.length, 10);
+  let worst = Infinity;
+  for (let mask = 0; mask < 1 << k; mask++) {
+    const v: Record<string, number> = { ...nominal };
+    spreadIdx.slice(0, k).forEach((i, bit) => {
+      const s = entries[i].spread!;
+      v[ids[i]] = mask & (1 << bit) ? s.max : s.min;
+    });
+    worst = Math.min(worst, c.check.test(v).slack);
+  }
+  const verdict: SeedVerdict = {
+    seeds: Math.max(...entries.map((e) => e.seeds ?? 1)),
+    holdsAcrossSpread: c.check.test(nominal).holds && cornersAllHold(c, entries, nominal, spreadIdx.slice(0, k)),
+    worstSlack: round(worst),
+  };
+  const per = spreadIdx.map((i) => entries[i].perSeed);
+  if (per.every((p) => Array.isArray(p) && p.length > 0) && new Set(per.map((p) => p!.length)).size === 1) {
+    const n = per[0]!.length;
+    let held = 0;
+    for (let s = 0; s < n; s++) {
+      const v: Record<string, number> = { ...nominal };
+      spreadIdx.forEach((i, j) => (v[ids[i]] = per[j]![s]));
+      if (c.check.test(v).holds) held++;
+    }
+    verdict.share = round(held / n)!;
+  }
+  return verdict;
+}
+
+function cornersAllHold(c: CheckedClaim, entries: NumberEntry[], nominal: Values, idx: number[]): boolean {
+  for (let mask = 0; mask < 1 << idx.length; mask++) {
+    const v: Record<string, number> = { ...nominal };
+    idx.forEach((i, bit) => (v[c.check.ids[i]] = mask & (1 << bit) ? entries[i].spread!.max : entries[i].spread!.min));
+    if (!c.check.test(v).holds) return false;
+  }
+  return true;
+}
+
+/** One claim on one build's numbers. A number missing from the build fails the claim, naming the id. */
+export function evaluateClaim(c: CheckedClaim, section: string, numbers: Readonly<Record<string, NumberEntry>>): ClaimResult {
+  const base = { id: c.id, section, says: c.says, kind: c.check.kind, ...(c.contradicts ? { article: c.contradicts.article } : {}) };
+  const missing = c.check.ids.filter((id) => !numbers[id] || typeof numbers[id].value !== 'number');
+  const shown = c.check.ids.map((id) => ({ id, value: numbers[id] ? round(numbers[id].value) : null, unit: numbers[id]?.unit ?? '' }));
+  if (missing.length) {
+    return { ...base, status: 'fails', slack: null, margin: `not in this build’s numbers: ${missing.join(', ')}`, numbers: shown };
+  }
+  const entries = c.check.ids.map((id) => numbers[id]);
+  const nominal: Values = Object.fromEntries(c.check.ids.map((id) => [id, numbers[id].value]));
+  const out = c.check.test(nominal);
+  const status: ClaimStatus = c.contradicts ? (out.holds ? 'stale' : 'contradicted') : out.holds ? 'holds' : 'fails';
+  const seeds = seedVerdict(c, entries, nominal);
+  return { ...base, status, slack: round(out.slack), margin: out.margin, numbers: shown, ...(seeds ? { seeds } : {}) };
+}
+
+/** Every claim of every section, in order. */
+export function evaluateAll(sections: readonly { section: string; claims: readonly CheckedClaim[] }[], numbers: Readonly<Record<string, NumberEntry>>): ClaimsFile {
+  const claims = sections.flatMap((s) => s.claims.map((c) => evaluateClaim(c, s.section, numbers)));
+  return {
+    claims,
+    summary: {
+      checked: claims.length,
+      hold: claims.filter((c) => c.status === 'holds').length,
+      contradicted: claims.filter((c) => c.status === 'contradicted').length,
+      fail: claims.filter((c) => c.status === 'fails' || c.status === 'stale').length,
+    },
+  };
+}
+
+/** The numbers of a claim as one reads them: `id = 1.23 ms, …`. */
+export function numbersLine(r: ClaimResult): string {
+  return r.numbers.map((n) => `${n.id} = ${n.value === null ? 'missing' : `${n.value}${n.unit ? ` ${n.unit}` : ''}`}`).join(', ');
+}
+
+/** The one line a failing claim stops the build with: claim, sentence, numbers. */
+export function failureLine(r: ClaimResult): string {
+  const why = r.status === 'stale' ? 'is marked as contradicted by this build but holds' : 'fails';
+  const fix =
+    r.status === 'stale'
+      ? 'remove `contradicts` from it'
+      : 'rewrite the sentence to say what the numbers show, or mark it `contradicts` if it is the original article’s';
+  return `claim ${r.section}/${r.id} ${why}: “${r.says}” (${r.kind}; ${r.margin}; ${numbersLine(r)}); ${fix} in src/article/${r.section}.checks.ts`;
+}
+
+/** claims.json as written: stable key order, two-space indent, trailing newline. */
+export function serializeClaims(f: ClaimsFile): string {
+  return `${JSON.stringify(f, null, 2)}\n`;
+}

@@ -1,0 +1,200 @@
+/**
+ * The kinds of qualitative statement prose makes about numbers, one typed
+ * helper each. A predicate names the number ids it reads and, given their
+ * values, says whether it holds and by how much: `slack` is how far the
+ * numbers are from flipping it, in the claim's own terms (a relative gap for
+ * an order, points of tolerance for "within", the tightest element for "every"),
+ * positive when it holds and negative when it fails; `margin` says the same in
+ * words for the dossier and the tooltip.
+ *
+ * Literal bounds in a predicate (the 1 of "at least 1 collapsed", the range
+ * that counts as "about 2×") are the claim's definition, not results: they say
+ * what the words mean, and they live here rather than in the prose.
+ */
+
+export type Values = Readonly<Record<string, number>>;
+
+export interface Outcome {
+  holds: boolean;
+  /** Distance to flipping in the claim's terms; ≥ 0 when it holds. */
+  slack: number;
+  /** The margin in words: what it is and what would flip it. */
+  margin: string;
+}
+
+export interface Predicate {
+  kind: string;
+  /** Number ids read, in the order the claim names them. */
+  ids: readonly string[];
+  test(v: Values): Outcome;
+}
+
+const pct = (x: number): string => `${(Math.abs(x) * 100).toPrecision(2).replace(/\.?0+$/, '')}%`;
+const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toPrecision(3));
+
+/** Relative gap of a over b: 0.2 when a is 20% above b. */
+function rel(a: number, b: number): number {
+  if (b === 0) return a === 0 ? 0 : Math.sign(a) * Infinity;
+  return (a - b) / Math.abs(b);
+}
+
+/** a > b: margin is how far a is above b, relative to b. */
+export function greater(a: string, b: string): Predicate {
+  return {
+    kind: 'greater',
+    ids: [a, b],
+    test: (v) => {
+      const g = rel(v[a], v[b]);
+      return { holds: v[a] > v[b], slack: g, margin: g > 0 ? `${pct(g)} above; flips if the gap closes` : `${pct(g)} below` };
+    },
+  };
+}
+
+/** a < b: margin is how far a is below b, relative to b. */
+export function less(a: string, b: string): Predicate {
+  return {
+    kind: 'less',
+    ids: [a, b],
+    test: (v) => {
+      const g = -rel(v[a], v[b]);
+      return { holds: v[a] < v[b], slack: g, margin: g > 0 ? `${pct(g)} below; flips if the gap closes` : `${pct(g)} above` };
+    },
+  };
+}
+
+/** a > limit, a literal bound in the number's unit (what "above" means here). */
+export function above(a: string, limit: number): Predicate {
+  return {
+    kind: 'above',
+    ids: [a],
+    test: (v) => {
+      const g = rel(v[a], limit);
+      return { holds: v[a] > limit, slack: g, margin: `${pct(g)} ${g > 0 ? 'above' : 'below'} the bound ${fmt(limit)}` };
+    },
+  };
+}
+
+/** a < limit, a literal bound in the number's unit. */
+export function below(a: string, limit: number): Predicate {
+  return {
+    kind: 'below',
+    ids: [a],
+    test: (v) => {
+      const g = -rel(v[a], limit);
+      return { holds: v[a] < limit, slack: g, margin: `${pct(g)} ${g > 0 ? 'below' : 'above'} the bound ${fmt(limit)}` };
+    },
+  };
+}
+
+/** a ≥ k for a count (k of n collapsed, none collapsed: `atMost(x, 0)`). Margin in whole counts. */
+export function atLeast(a: string, k: number): Predicate {
+  return {
+    kind: 'atLeast',
+    ids: [a],
+    test: (v) => ({ holds: v[a] >= k, slack: v[a] - k, margin: `${fmt(v[a])} against at least ${fmt(k)}` }),
+  };
+}
+
+export function atMost(a: string, k: number): Predicate {
+  return {
+    kind: 'atMost',
+    ids: [a],
+    test: (v) => ({ holds: v[a] <= k, slack: k - v[a], margin: `${fmt(v[a])} against at most ${fmt(k)}` }),
+  };
+}
+
+/** lo ≤ a ≤ hi, literal bounds: margin is the distance to the nearer end, relative to it. */
+export function between(a: string, lo: number, hi: number): Predicate {
+  if (!(lo < hi)) throw new Error(`between(${a}): lo ${lo} must be below hi ${hi}`);
+  return {
+    kind: 'between',
+    ids: [a],
+    test: (v) => {
+      const x = v[a];
+      const toLo = rel(x, lo);
+      const toHi = -rel(x, hi);
+      const slack = Math.min(toLo, toHi);
+      const end = toLo <= toHi ? `the lower end ${fmt(lo)}` : `the upper end ${fmt(hi)}`;
+      return { holds: x >= lo && x <= hi, slack, margin: `${pct(slack)} ${slack >= 0 ? 'inside' : 'outside'} ${end}` };
+    },
+  };
+}
+
+/**
+ * "About T": the range [lo, hi] is what this claim accepts as "about", stated
+ * with the claim so a reader can see it; a plain between() otherwise.
+ */
+export function about(a: string, target: number, range: readonly [number, number]): Predicate {
+  if (!(range[0] <= target && target <= range[1])) throw new Error(`about(${a}): target ${target} outside its range`);
+  const p = between(a, range[0], range[1]);
+  return { ...p, kind: `about ${fmt(target)} (${fmt(range[0])}–${fmt(range[1])})` };
+}
+
+/** |a/b − 1| ≤ tol: agreement within a relative tolerance; margin in points of tolerance left. */
+export function within(a: string, b: string, tol: number): Predicate {
+  return {
+    kind: `within ${pct(tol)}`,
+    ids: [a, b],
+    test: (v) => {
+      const d = Math.abs(rel(v[a], v[b]));
+      return { holds: d <= tol, slack: tol - d, margin: `differ by ${pct(d)} against ${pct(tol)} allowed` };
+    },
+  };
+}
+
+/** A series that rises (or falls) strictly at every step; margin is the smallest step, relative. */
+export function monotone(ids: readonly string[], direction: 'rising' | 'falling'): Predicate {
+  if (ids.length < 2) throw new Error('monotone() needs at least two ids');
+  return {
+    kind: direction,
+    ids,
+    test: (v) => {
+      let worst = Infinity;
+      let at = 0;
+      for (let i = 1; i < ids.length; i++) {
+        const step = direction === 'rising' ? rel(v[ids[i]], v[ids[i - 1]]) : -rel(v[ids[i]], v[ids[i - 1]]);
+        if (step < worst) [worst, at] = [step, i];
+      }
+      return {
+        holds: worst > 0,
+        slack: worst,
+        margin: `smallest step ${worst > 0 ? '' : 'against the direction '}${pct(worst)}, between ${ids[at - 1]} and ${ids[at]}`,
+      };
+    },
+  };
+}
+
+/** Every part holds ("at every size"): the margin is the tightest part's, named. */
+export function every(parts: readonly Predicate[], label = 'every'): Predicate {
+  if (parts.length === 0) throw new Error('every() needs at least one part');
+  return {
+    kind: `${label}: ${parts[0].kind}`,
+    ids: [...new Set(parts.flatMap((p) => p.ids))],
+    test: (v) => {
+      const outs = parts.map((p) => p.test(v));
+      const failing = outs.filter((o) => !o.holds).length;
+      let i = 0;
+      outs.forEach((o, j) => {
+        if (o.slack < outs[i].slack) i = j;
+      });
+      const where = parts[i].ids.join(' vs ');
+      return {
+        holds: failing === 0,
+        slack: outs[i].slack,
+        margin: failing === 0 ? `tightest (${where}): ${outs[i].margin}` : `${failing} of ${parts.length} fail; worst (${where}): ${outs[i].margin}`,
+      };
+    },
+  };
+}
+
+/** At least k of the parts hold ("most sizes", "k of n"); margin in parts to spare. */
+export function kOfN(parts: readonly Predicate[], k: number): Predicate {
+  return {
+    kind: `at least ${k} of ${parts.length}: ${parts[0]?.kind ?? ''}`,
+    ids: [...new Set(parts.flatMap((p) => p.ids))],
+    test: (v) => {
+      const n = parts.filter((p) => p.test(v).holds).length;
+      return { holds: n >= k, slack: n - k, margin: `${n} of ${parts.length} hold, ${k} needed` };
+    },
+  };
+}
