@@ -162,3 +162,26 @@ export function failureLine(r: ClaimResult): string {
 export function serializeClaims(f: ClaimsFile): string {
   return `${JSON.stringify(f, null, 2)}\n`;
 }
+
+/** What the spread over seeds says about a claim, in words; empty when no number has a spread. */
+export function seedsText(r: ClaimResult): string {
+  if (!r.seeds) return '';
+  const s = r.seeds;
+  const across = s.holdsAcrossSpread ? 'holds at every extreme of the spread' : 'flips somewhere inside the spread';
+  const share = s.share === undefined ? '' : `; holds for ${Math.round(s.share * 100)}% of seeds`;
+  return `over ${s.seeds} seeds it ${across}${share}`;
+}
+
+/** The status in words, for the tooltip and the dossier. */
+export function statusText(r: ClaimResult): string {
+  switch (r.status) {
+    case 'holds':
+      return 'holds';
+    case 'contradicted':
+      return 'the original article’s, contradicted by this build';
+    case 'stale':
+      return 'marked contradicted, but holds';
+    default:
+      return 'fails';
+  }
+}
