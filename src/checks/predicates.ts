@@ -198,3 +198,32 @@ export function kOfN(parts: readonly Predicate[], k: number): Predicate {
     },
   };
 }
+
+/** lo ≤ a/b ≤ hi ("doubles": [1.7, 2.5]); margin relative to the nearer end. */
+export function ratioBetween(a: string, b: string, lo: number, hi: number): Predicate {
+  if (!(lo < hi)) throw new Error(`ratioBetween(${a}, ${b}): lo ${lo} must be below hi ${hi}`);
+  return {
+    kind: `ratio in ${fmt(lo)}–${fmt(hi)}`,
+    ids: [a, b],
+    test: (v) => {
+      const r = v[a] / v[b];
+      const slack = Math.min(rel(r, lo), -rel(r, hi));
+      return { holds: r >= lo && r <= hi, slack, margin: `ratio ${fmt(r)}, ${pct(slack)} ${slack >= 0 ? 'inside' : 'outside'} ${fmt(lo)}–${fmt(hi)}` };
+    },
+  };
+}
+
+/** The values of `tight` span a smaller max/min ratio than those of `loose` ("agree closely here, scatter there"). */
+export function narrower(tight: readonly string[], loose: readonly string[]): Predicate {
+  const span = (ids: readonly string[], v: Values) => Math.max(...ids.map((i) => v[i])) / Math.min(...ids.map((i) => v[i]));
+  return {
+    kind: 'narrower spread',
+    ids: [...tight, ...loose],
+    test: (v) => {
+      const t = span(tight, v);
+      const l = span(loose, v);
+      const slack = rel(l - 1, t - 1);
+      return { holds: t < l, slack, margin: `max/min ${fmt(t)} against ${fmt(l)}` };
+    },
+  };
+}

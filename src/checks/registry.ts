@@ -5,10 +5,26 @@
  */
 import { PROSE_SECTIONS } from '../outline.ts';
 import type { CheckedClaim } from './types.ts';
+import { CHECKS as intro } from '../article/intro.checks.ts';
+import { CHECKS as whereTheClockStarts } from '../article/where-the-clock-starts.checks.ts';
+import { CHECKS as theFirstWave } from '../article/the-first-wave.checks.ts';
 import { CHECKS as openAndClosed } from '../article/open-and-closed.checks.ts';
+import { CHECKS as theQueueNobodyTimes } from '../article/the-queue-nobody-times.checks.ts';
+import { CHECKS as percentiles } from '../article/percentiles.checks.ts';
+import { CHECKS as twoChecks } from '../article/two-checks.checks.ts';
+import { CHECKS as whatATokenIs } from '../article/what-a-token-is.checks.ts';
+import { CHECKS as whatThePromptIs } from '../article/what-the-prompt-is.checks.ts';
 
 const BY_SECTION: Record<string, readonly CheckedClaim[]> = {
+  intro,
+  'where-the-clock-starts': whereTheClockStarts,
+  'the-first-wave': theFirstWave,
   'open-and-closed': openAndClosed,
+  'the-queue-nobody-times': theQueueNobodyTimes,
+  percentiles,
+  'two-checks': twoChecks,
+  'what-a-token-is': whatATokenIs,
+  'what-the-prompt-is': whatThePromptIs,
 };
 
 /** Sections with claims, in outline order. */
