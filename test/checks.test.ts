@@ -5,7 +5,8 @@
  * perturbed number flips a claim.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { parseHTML } from 'linkedom';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,5 +185,37 @@ describe('claim changes between two builds', () => {
     expect(compareClaims(before, after).map((c) => `${c.id}:${c.change}`)).toEqual(['b:status', 'c:margin', 'a:margin', 'new:added', 'gone:removed']);
     expect(compareClaims(before, before)).toEqual([]);
     expect(claimChangesLine([])).toBe('claims: no checked sentence changed status or margin');
+  });
+});
+
+/** The built site (dist/, from `npm run build`): every claim on the article page once, with its tooltip, and in the dossier. */
+describe('checked claims on the built site', () => {
+  const dist = join(ROOT, 'dist');
+  const built = existsSync(join(dist, 'index.html'));
+  if (!built && process.env.CI) throw new Error('checks: dist/index.html is missing; run `npm run build` before `npm test`');
+  it.runIf(built)('renders each claim once beside its sentence, with status and margin on hover, and lists it in the dossier', () => {
+    const article = parseHTML(readFileSync(join(dist, 'index.html'), 'utf8')).document;
+    const dossier = parseHTML(readFileSync(join(dist, 'dossier.html'), 'utf8')).document;
+    const problems: string[] = [];
+    for (const s of SECTION_CHECKS) {
+      for (const c of s.claims) {
+        const els = article.querySelectorAll(`[data-claim="${c.id}"]`);
+        if (els.length !== 1) {
+          problems.push(`${c.id}: ${els.length} elements on the article page`);
+          continue;
+        }
+        const el = els[0];
+        const title = el.getAttribute('title') ?? '';
+        if (!title.startsWith('Checked on this build’s numbers: ') || !title.includes('Margin: ')) problems.push(`${c.id}: tooltip “${title}”`);
+        if (!el.closest(`section[aria-labelledby="${s.section}"]`)) problems.push(`${c.id}: not inside the section ${s.section}`);
+        const mark = el.querySelector('a.claim-mark');
+        if (!mark || !mark.getAttribute('href')?.endsWith(`dossier.html#check-${c.id}`)) problems.push(`${c.id}: no mark linking to its dossier row`);
+        if (c.contradicts && !el.textContent.includes(c.contradicts.article)) problems.push(`${c.id}: the article’s statement is not printed`);
+        const row = dossier.getElementById(`check-${c.id}`);
+        if (!row) problems.push(`${c.id}: no dossier row`);
+        else if (!row.querySelector('.status')?.textContent || row.children.length < 5) problems.push(`${c.id}: dossier row without status and margin`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
   });
 });
