@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/checks/predicates.ts';
-import { evaluateAll, evaluateClaim, serializeClaims, type NumberEntry } from '../src/checks/evaluate.ts';
+import { evaluateAll, evaluateClaim, failureLine, serializeClaims, type NumberEntry } from '../src/checks/evaluate.ts';
 import { SECTION_CHECKS, UNKNOWN_SECTIONS, registryProblems } from '../src/checks/registry.ts';
 import { claimChangesFromNumbers, claimChangesLine, compareClaims } from '../src/checks/diff.ts';
 
@@ -169,6 +169,19 @@ describe('claims and the spread over seeds', () => {
       b: n(10, { seeds: 4, spread: { min: 10, q1: 10, median: 10, q3: 10, max: 10 }, perSeed: [10, 10, 10, 10] }),
     });
     expect(r.seeds!.share).toBe(0.75);
+  });
+  it('a claim marked as the article’s and contradicted turns `stale` (and stops the build) once it holds', () => {
+    const marked = { ...claim, contradicts: { article: 'a exceeded b' } };
+    expect(evaluateClaim(marked, 's', { a: n(9), b: n(10) }).status).toBe('contradicted');
+    const now = evaluateClaim(marked, 's', { a: n(12), b: n(10) });
+    expect(now.status).toBe('stale');
+    expect(failureLine(now)).toMatch(/^claim s\/x is marked as contradicted by this build but holds: “a exceeds b”.*remove `contradicts`/);
+  });
+  it('reads the ends of a number’s interval as id@lo and id@hi', () => {
+    const overlap = { id: 'o', says: 'the intervals overlap', check: less('a@lo', 'b@hi') };
+    const nums = { a: n(12, { interval: [11, 13] }), b: n(10, { interval: [9, 11.5] }) };
+    expect(evaluateClaim(overlap, 's', nums)).toMatchObject({ status: 'holds', numbers: [{ id: 'a@lo', value: 11 }, { id: 'b@hi', value: 11.5 }] });
+    expect(evaluateClaim(overlap, 's', { a: n(12), b: n(10) })).toMatchObject({ status: 'fails' });
   });
   it('a missing number fails the claim, naming the id', () => {
     const r = evaluateClaim(claim, 's', { a: n(12) });

@@ -1,9 +1,11 @@
 /** Checked claims of src/article/open-and-closed.astro, in page order. */
-import { about, above, atLeast, atMost, between, every, greater, less, within } from '../checks/predicates.ts';
+import { about, above, atLeast, atMost, between, every, greater, kOfN, less, within } from '../checks/predicates.ts';
 import type { SectionChecks } from '../checks/types.ts';
 
 const oc = (slots: number, rest: string) => `open-closed.slots${slots}.${rest}`;
 const MIDDLE = [32, 64, 96, 128, 192];
+const PEAK_A = 'open-closed.peak_open.collapsed_share_pct';
+const PEAK_B = 'cliff.load100.collapsed_share_pct';
 
 export const CHECKS: SectionChecks = [
   {
@@ -91,6 +93,15 @@ export const CHECKS: SectionChecks = [
     id: 'cliff-none-below',
     says: 'No run collapsed at 90% or 95% of the peak rate.',
     check: every([atMost('cliff.load90.collapsed', 0), atMost('cliff.load95.collapsed', 0)]),
+  },
+  {
+    id: 'cliff-peak-twice',
+    says: 'The two measurements of the collapse share at the peak rate differ, and their intervals overlap.',
+    check: every([
+      kOfN([greater(PEAK_A, PEAK_B), greater(PEAK_B, PEAK_A)], 1),
+      less(`${PEAK_A}@lo`, `${PEAK_B}@hi`),
+      less(`${PEAK_B}@lo`, `${PEAK_A}@hi`),
+    ]),
   },
   {
     id: 'oc-320-less',

@@ -114,6 +114,11 @@ export const CHECKS: SectionChecks = [
     ]),
   },
   {
+    id: 'sens-first-wave-20x',
+    says: 'Under every variant the first wave inflates the p99 time to first token more than twentyfold.',
+    check: above('sensitivity.range.first_wave.min_x', 20),
+  },
+  {
     id: 'sens-efficiencies-move-omission',
     says: 'The compute and bandwidth efficiencies move the omission ratio most: every other variant lies between the lowest and highest compute-efficiency values.',
     check: every(

@@ -12,6 +12,11 @@ export const CHECKS: SectionChecks = [
     check: within(fw('slots64', 'p99_all_ms'), fw('slots64', 'wave_formula_ms'), 0.1),
   },
   {
+    id: 'fw-share-above-hundredth',
+    says: 'The burst is more than the hundredth of the sample the p99 reads.',
+    check: above('first-wave.slots64.wave_share_pct', 1),
+  },
+  {
     id: 'fw-p99-falls',
     says: 'Leaving out the first wave makes the p99 fall, many times over (more than tenfold).',
     check: every([less(fw('slots64', 'p99_after_wave_ms'), fw('slots64', 'p99_all_ms')), above(fw('slots64', 'inflation_x'), 10)]),
@@ -39,6 +44,11 @@ export const CHECKS: SectionChecks = [
     ]),
   },
   {
+    id: 'rc-share-large',
+    says: 'With three or two requests per slot the burst is over a quarter of the sample, far more than the tail.',
+    check: every([above('request-count.x3.wave_share_pct', 25), above('request-count.x2.wave_share_pct', 25)]),
+  },
+  {
     id: 'rc-mean-climbs',
     says: 'With three requests per slot, mean time to first token climbs from the smallest to the largest user count.',
     check: greater(rc('x3', 'slots200.mean_all_ms'), rc('x3', 'slots25.mean_all_ms')),
@@ -57,6 +67,11 @@ export const CHECKS: SectionChecks = [
     id: 'rc-x30-not-enough',
     says: 'Even thirty requests per slot leave the mean more than a tenth above its value without the burst.',
     check: above(rc('x30', 'slots200.above_steady_pct'), 10),
+  },
+  {
+    id: 'tl-shortfall',
+    says: 'Over the whole run throughput is below its value in the steady window.',
+    check: above('timeline.x10.whole_below_steady_pct', 0),
   },
   {
     id: 'tl-single-wave-worse',

@@ -7,6 +7,11 @@ const kchar = (tok: string, corpus: string) => `tokens.per_kchar.${tok}.${corpus
 
 export const CHECKS: SectionChecks = [
   {
+    id: 'tok-docs-denser',
+    says: 'The documentation corpus costs more tokens per character than the plain English essay, under every tokenizer.',
+    check: every(TOKENIZERS.map((t) => greater(kchar(t, 'english_docs'), kchar(t, 'essay_en'))), 'every tokenizer'),
+  },
+  {
     id: 'tok-llama3-fewer',
     says: 'On the documentation Llama 3 spends fewer tokens per thousand characters than Llama 2.',
     check: less(kchar('llama3', 'english_docs'), kchar('llama2', 'english_docs')),

@@ -1,5 +1,5 @@
 /** Checked claims of src/article/where-the-clock-starts.astro, in page order. */
-import { above, every, greater, less, within } from '../checks/predicates.ts';
+import { above, below, every, greater, less, within } from '../checks/predicates.ts';
 import type { SectionChecks } from '../checks/types.ts';
 
 const sp = (tool: string) => `definitions.speed.${tool}_tok_per_s`;
@@ -19,6 +19,11 @@ const OTHERS = [
 ];
 
 export const CHECKS: SectionChecks = [
+  {
+    id: 'def-most-decode',
+    says: 'Most gaps fall on pure decode steps: under half span a prefill step.',
+    check: below('definitions.gaps.on_prefill_steps_pct', 50),
+  },
   {
     id: 'def-tpot-slower-than-itl',
     says: 'The mean TPOT is slower than the median ITL, a pure decode step.',

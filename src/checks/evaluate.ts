@@ -30,6 +30,7 @@ import type { Values } from './predicates.ts';
 export interface NumberEntry {
   value: number;
   unit: string;
+  interval?: [number, number] | null;
   seeds?: number;
   spread?: { min: number; q1: number; median: number; q3: number; max: number };
   perSeed?: number[];
@@ -113,8 +114,26 @@ function cornersAllHold(c: CheckedClaim, entries: NumberEntry[], nominal: Values
   return true;
 }
 
+/**
+ * What a claim reads for an id: the number itself, or, for `id@lo` / `id@hi`,
+ * the lower or upper end of its interval ("the two intervals overlap"), with
+ * the seed spread left off (it describes the value, not the interval's ends).
+ */
+function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): NumberEntry | undefined {
+  const m = /^(.*)@(lo|hi)$/.exec(id);
+  if (!m) return numbers[id];
+  const base = numbers[m[1]];
+  if (!base || !Array.isArray(base.interval)) return undefined;
+  return { value: base.interval[m[2] === 'lo' ? 0 : 1], unit: base.unit };
+}
+
 /** One claim on one build's numbers. A number missing from the build fails the claim, naming the id. */
-export function evaluateClaim(c: CheckedClaim, section: string, numbers: Readonly<Record<string, NumberEntry>>): ClaimResult {
+export function evaluateClaim(c: CheckedClaim, section: string, all: Readonly<Record<string, NumberEntry>>): ClaimResult {
+  const numbers: Record<string, NumberEntry> = {};
+  for (const id of c.check.ids) {
+    const e = lookup(all, id);
+    if (e) numbers[id] = e;
+  }
   const base = { id: c.id, section, says: c.says, kind: c.check.kind, ...(c.contradicts ? { article: c.contradicts.article } : {}) };
   const missing = c.check.ids.filter((id) => !numbers[id] || typeof numbers[id].value !== 'number');
   const shown = c.check.ids.map((id) => ({ id, value: numbers[id] ? round(numbers[id].value) : null, unit: numbers[id]?.unit ?? '' }));

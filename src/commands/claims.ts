@@ -20,6 +20,10 @@ export function register(program: Command): void {
       process.stdout.write(
         `claims: ${s.checked} checked, ${s.hold} hold, ${s.contradicted} of the original article’s contradicted by this build, ${s.fail} fail → ${written}\n`,
       );
+      // The article's statements this build contradicts are printed on the page too; listed here so a reviewer sees them in the log.
+      for (const c of file.claims.filter((x) => x.status === 'contradicted')) {
+        process.stdout.write(`  contradicted: ${c.section}/${c.id}: the original article: “${c.article}” (${c.margin})\n`);
+      }
       for (const line of failures) process.stderr.write(`${line}\n`);
       if (failures.length) process.exitCode = 1;
     });
