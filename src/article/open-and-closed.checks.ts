@@ -15,19 +15,19 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'oc-96-close',
-    says: 'At the sweep’s 96-slot point the two p99 values differ by only a few per cent.',
+    says: 'At {open-closed.slots96.slots} the two p99 values differ by only a few per cent.',
     check: within(oc(96, 'open.p99_ttft_ms'), oc(96, 'closed.p99_ttft_ms'), 0.05),
   },
   {
     id: 'oc-192-equal',
-    says: 'At the 192-slot point the two p99 values are practically equal.',
+    says: 'At {open-closed.slots192.slots} the two p99 values are practically equal.',
     check: within(oc(192, 'open.p99_ttft_ms'), oc(192, 'closed.p99_ttft_ms'), 0.02),
   },
   {
     id: 'article-oc-192-worse',
-    says: 'At the 192-slot point the open loop’s p99 is about a fifth worse than the closed loop’s.',
+    says: 'At {open-closed.slots192.slots} the open loop’s p99 is about a fifth worse than the closed loop’s (a ratio of 1.1 to 1.3).',
     check: about(oc(192, 'open_over_closed_p99_x'), 1.2, [1.1, 1.3]),
-    contradicts: { article: 'at 192 slots the open loop’s p99 is some 20% worse than the closed loop’s' },
+    contradicts: { article: 'at {open-closed.slots192.slots} the open loop’s p99 was {published:open-closed.slots192.open.p99_ttft_ms} against {published:open-closed.slots192.closed.p99_ttft_ms} for the closed loop, about a fifth worse' },
   },
   {
     id: 'oc-tpot-few-pct',
@@ -36,7 +36,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'oc-tpot-64-slower',
-    says: 'At 64 slots the open twin’s mean TPOT is the slower one.',
+    says: 'At {open-closed.slots64.slots} the open twin’s mean TPOT is the slower one.',
     check: above(oc(64, 'open_over_closed_tpot_pct'), 0),
   },
   {
@@ -46,18 +46,18 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'oc-open-holds-fewer',
-    says: 'At 64 slots the open system holds fewer requests on average than the closed loop keeps in flight.',
+    says: 'At {open-closed.slots64.slots} the open system holds fewer requests on average than the closed loop keeps in flight.',
     check: less(oc(64, 'open.in_system'), oc(64, 'closed.little_in_flight')),
   },
   {
     id: 'article-oc-open-holds-more',
-    says: 'At 64 slots the open system holds more requests on average than the closed loop keeps in flight.',
+    says: 'At {open-closed.slots64.slots} the open system holds more requests on average than the closed loop keeps in flight.',
     check: greater(oc(64, 'open.in_system'), oc(64, 'closed.little_in_flight')),
-    contradicts: { article: 'the open system held more requests on average than the closed loop’s slots' },
+    contradicts: { article: 'the open system held {published:open-closed.slots64.open.in_system} on average, more than the closed loop’s {published:open-closed.slots64.closed.little_in_flight}' },
   },
   {
     id: 'oc-small-open-worse',
-    says: 'At 8 slots the Poisson twin’s p99 is worse than the closed loop’s, by more than anywhere in the middle of the sweep.',
+    says: 'At {open-closed.slots8.slots} the Poisson twin’s p99 is worse than the closed loop’s, by more than anywhere in the middle of the sweep.',
     check: every([greater(oc(8, 'open.p99_ttft_ms'), oc(8, 'closed.p99_ttft_ms')), ...MIDDLE.map((s) => greater(oc(8, 'open_over_closed_p99_x'), oc(s, 'open_over_closed_p99_x')))]),
   },
   {
@@ -91,7 +91,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'cliff-none-below',
-    says: 'No run collapsed at 90% or 95% of the peak rate.',
+    says: 'No run collapsed at {cliff.load90.load_pct} or {cliff.load95.load_pct} of the peak rate.',
     check: every([atMost('cliff.load90.collapsed', 0), atMost('cliff.load95.collapsed', 0)]),
   },
   {

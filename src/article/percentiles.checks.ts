@@ -74,7 +74,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'lr-90-no-preemption',
-    says: 'At 90% of the peak not a single request was preempted.',
+    says: 'At {long-runs.load90.load_pct} of the peak not a single request was preempted.',
     check: atMost('long-runs.load90.seed1.preemptions', 0),
   },
   {
@@ -130,7 +130,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'sens-printed-flat',
-    says: 'Between half of capacity and 125% of it the printed p99 does not rise under any variant.',
+    says: 'Between {omission.load50.load_pct} and {omission.load125.load_pct} of capacity the printed p99 does not rise under any variant.',
     check: below('sensitivity.range.printed_p99_change.max_pct', 0),
   },
   {

@@ -13,17 +13,17 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'om-no-queue-low',
-    says: 'At the lowest offered loads of the sweep (up to 70% of capacity) both clocks give the same p99: there is no line to hide.',
+    says: 'At the lowest offered loads of the sweep (up to {omission.load70.load_pct} of capacity) both clocks give the same p99: there is no line to hide.',
     check: every([50, 60, 70].map((l) => within(om(l, 'p99_ttft_due_ms'), om(l, 'p99_ttft_send_ms'), 0))),
   },
   {
     id: 'om-due-80-barely',
-    says: 'At 80% of capacity the from-due p99 is above the printed one, but by less than a third.',
+    says: 'At {omission.load80.load_pct} of capacity the from-due p99 is above the printed one, but by less than a third.',
     check: every([greater(om(80, 'p99_ttft_due_ms'), om(80, 'p99_ttft_send_ms')), within(om(80, 'p99_ttft_due_ms'), om(80, 'p99_ttft_send_ms'), 1 / 3)]),
   },
   {
     id: 'om-due-rises',
-    says: 'The from-due p99 rises at every step of offered load from 80% of capacity to 150%.',
+    says: 'The from-due p99 rises at every step of offered load from {omission.load80.load_pct} of capacity to {omission.load150.load_pct}.',
     check: monotone([80, 90, 100, 110, 125, 150].map((l) => om(l, 'p99_ttft_due_ms')), 'rising'),
   },
   {
@@ -36,12 +36,12 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'om-e2e-split',
-    says: 'At 150% the printed end-to-end p99 is within 2% of its value at capacity, while the experienced one is far above it.',
+    says: 'At {omission.load150.load_pct} the printed end-to-end p99 is within 2% of its value at capacity, while the experienced one is far above it.',
     check: every([within(om(150, 'p99_e2e_send_s'), om(100, 'p99_e2e_send_s'), 0.02), greater(om(150, 'p99_e2e_due_s'), om(150, 'p99_e2e_send_s'))]),
   },
   {
     id: 'om-goodput-readings',
-    says: 'At 150% vLLM’s goodput equals the achieved rate because every request passes from the send, while far fewer pass from when they were due.',
+    says: 'At {omission.load150.load_pct} vLLM’s goodput equals the achieved rate because every request passes from the send, while far fewer pass from when they were due.',
     check: every([
       within(om(150, 'vllm_goodput_req_per_s'), om(150, 'achieved_req_per_s'), 0),
       atLeast(om(150, 'slo_attainment_send_pct'), 100),

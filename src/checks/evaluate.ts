@@ -24,6 +24,8 @@
  * the claim holds is reported too.
  */
 import type { CheckedClaim } from './types.ts';
+import { formatValue } from '../site/format.ts';
+import { PUBLISHED } from '../site/published.ts';
 import type { Values } from './predicates.ts';
 
 /** What a claim reads from numbers.json; extra fields are ignored. */
@@ -127,6 +129,27 @@ function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): Num
   return { value: base.interval[m[2] === 'lo' ? 0 : 1], unit: base.unit };
 }
 
+/**
+ * A claim's words with their numbers filled in: `{id}` is this build's value
+ * (a setting such as the slot count, so no number is typed into the words) and
+ * `{published:id}` the value the original article printed for that id
+ * (src/site/published.ts). Returns the ids it could not fill.
+ */
+export function fillText(text: string, all: Readonly<Record<string, NumberEntry>>): { text: string; missing: string[] } {
+  const missing: string[] = [];
+  const out = text.replace(/\{(published:)?([A-Za-z0-9_.-]+)\}/g, (whole, pub: string | undefined, id: string) => {
+    if (pub) {
+      const p = PUBLISHED.find((x) => x.id === id);
+      if (!p) return (missing.push(`published:${id}`), whole);
+      return formatValue(p.published, p.unit, p.digits === undefined ? {} : { digits: p.digits });
+    }
+    const n = all[id];
+    if (!n) return (missing.push(id), whole);
+    return formatValue(n.value, n.unit);
+  });
+  return { text: out, missing };
+}
+
 /** One claim on one build's numbers. A number missing from the build fails the claim, naming the id. */
 export function evaluateClaim(c: CheckedClaim, section: string, all: Readonly<Record<string, NumberEntry>>): ClaimResult {
   const numbers: Record<string, NumberEntry> = {};
@@ -134,8 +157,10 @@ export function evaluateClaim(c: CheckedClaim, section: string, all: Readonly<Re
     const e = lookup(all, id);
     if (e) numbers[id] = e;
   }
-  const base = { id: c.id, section, says: c.says, kind: c.check.kind, ...(c.contradicts ? { article: c.contradicts.article } : {}) };
-  const missing = c.check.ids.filter((id) => !numbers[id] || typeof numbers[id].value !== 'number');
+  const says = fillText(c.says, all);
+  const article = c.contradicts ? fillText(c.contradicts.article, all) : null;
+  const base = { id: c.id, section, says: says.text, kind: c.check.kind, ...(article ? { article: article.text } : {}) };
+  const missing = [...c.check.ids.filter((id) => !numbers[id] || typeof numbers[id].value !== 'number'), ...says.missing, ...(article?.missing ?? [])];
   const shown = c.check.ids.map((id) => ({ id, value: numbers[id] ? round(numbers[id].value) : null, unit: numbers[id]?.unit ?? '' }));
   if (missing.length) {
     return { ...base, status: 'fails', slack: null, margin: `not in this build’s numbers: ${missing.join(', ')}`, numbers: shown };
