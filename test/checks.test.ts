@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/checks/predicates.ts';
 import { evaluateAll, evaluateClaim, failureLine, fillText, serializeClaims, type NumberEntry } from '../src/checks/evaluate.ts';
 import { SECTION_CHECKS, UNKNOWN_SECTIONS, registryProblems } from '../src/checks/registry.ts';
-import { claimChangesFromNumbers, claimChangesLine, compareClaims } from '../src/checks/diff.ts';
+import { claimChangesFromNumbers, claimChangesLine, claimsReport, compareClaims } from '../src/checks/diff.ts';
+import { loadDir } from '../src/pipeline/diff.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SNAPSHOT = JSON.parse(readFileSync(join(ROOT, 'test/snapshots/numbers.json'), 'utf8')) as Record<string, NumberEntry>;
@@ -204,6 +205,17 @@ describe('claim changes between two builds', () => {
     expect(compareClaims(before, after).map((c) => `${c.id}:${c.change}`)).toEqual(['b:status', 'c:margin', 'a:margin', 'new:added', 'gone:removed']);
     expect(compareClaims(before, before)).toEqual([]);
     expect(claimChangesLine([])).toBe('claims: no checked sentence changed status or margin');
+  });
+  it('fits the diff report: the two sides the diff loads give the claims line to print first', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'claims-diff-'));
+    const moved = { ...SNAPSHOT, 'cliff.load90.collapsed': { ...SNAPSHOT['cliff.load90.collapsed'], value: 1 } };
+    writeFileSync(join(dir, 'numbers.json'), JSON.stringify(moved));
+    const base = loadDir(join(ROOT, 'test/snapshots'), 'snapshots', 'fix');
+    const cur = loadDir(dir, 'build', 'fix');
+    const { line, changes } = claimsReport(base.numbers, cur.numbers);
+    expect(line).toMatch(/^claims: 1 changed status \(cliff-none-below holds → fails\)/);
+    expect(changes.filter((c) => c.change === 'status').map((c) => c.id)).toEqual(['cliff-none-below']);
+    expect(claimsReport(base.numbers, base.numbers).line).toBe('claims: no checked sentence changed status or margin');
   });
 });
 

@@ -67,3 +67,13 @@ export function claimChangesLine(changes: readonly ClaimChange[]): string {
   const names = flipped.map((c) => `${c.id} ${c.before!.status} → ${c.after!.status}`).join(', ');
   return `claims: ${flipped.length} changed status${flipped.length ? ` (${names})` : ''}, ${moved} margins moved${other ? `, ${other} added or removed` : ''}`;
 }
+
+/**
+ * The hook for the pull-request report: given the baseline's and this build's
+ * numbers (the diff's two sides), the line to print first, above the numbers,
+ * and the changes for its JSON and HTML (shape in this file's header).
+ */
+export function claimsReport(before: Readonly<Record<string, NumberEntry>>, after: Readonly<Record<string, NumberEntry>>): { line: string; changes: ClaimChange[] } {
+  const changes = claimChangesFromNumbers(before, after);
+  return { line: claimChangesLine(changes), changes };
+}
