@@ -121,6 +121,30 @@ describe('evaluation on the committed numbers', () => {
     expect(claimChangesLine(changes)).toMatch(/^claims: 1 changed status \(oc-192-equal holds → fails\)/);
   });
 
+  it('every claim can be flipped by moving one of its numbers, and a move flips only claims that read that number', () => {
+    const FACTORS = [0, 0.5, 0.9, 0.99, 1.01, 1.1, 2, 10, -1];
+    const unflippable: string[] = [];
+    const strays: string[] = [];
+    for (const c of base.claims) {
+      let flipped = false;
+      for (const id of c.numbers.map((x) => x.id.replace(/@(lo|hi)$/, ''))) {
+        const entry = SNAPSHOT[id];
+        for (const f of FACTORS) {
+          const moved = { ...SNAPSHOT, [id]: { ...entry, value: entry.value === 0 ? f : entry.value * f, ...(entry.interval ? { interval: entry.interval.map((x) => x * f) as [number, number] } : {}) } };
+          const after = evaluateAll(SECTION_CHECKS, moved);
+          const changed = after.claims.filter((x, i) => x.status !== base.claims[i].status);
+          if (changed.some((x) => x.id === c.id)) flipped = true;
+          for (const x of changed) if (!x.numbers.some((m) => m.id.replace(/@(lo|hi)$/, '') === id)) strays.push(`${id} ×${f} flipped ${x.id}, which does not read it`);
+          if (flipped) break;
+        }
+        if (flipped) break;
+      }
+      if (!flipped) unflippable.push(c.id);
+    }
+    expect(strays).toEqual([]);
+    expect(unflippable, `claims no single number can flip (a check that cannot fail): ${unflippable.join(', ')}`).toEqual([]);
+  });
+
   it('the build step fails with one line naming the claim, its sentence and the numbers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'claims-'));
     const closed = SNAPSHOT['open-closed.slots192.closed.p99_ttft_ms'].value;
@@ -186,7 +210,7 @@ describe('claims and the spread over seeds', () => {
   });
   it('fills {id} with this build’s value and {published:id} with the article’s; an unknown id fails the claim', () => {
     const c = { id: 'f', says: 'at {a} the value exceeds {b}', check: greater('a', 'b') };
-    expect(evaluateClaim(c, 's', { a: n(12), b: n(10) }).says).toBe('at 12.0\u00a0ms the value exceeds 10.0\u00a0ms');
+    expect(evaluateClaim(c, 's', { a: n(12.5), b: n(10) }).says).toBe('at 12.5\u00a0ms the value exceeds 10\u00a0ms');
     expect(fillText('{published:no.such.id}', {}).missing).toEqual(['published:no.such.id']);
     expect(evaluateClaim({ ...c, says: 'at {zzz}' }, 's', { a: n(12), b: n(10) })).toMatchObject({ status: 'fails' });
   });

@@ -145,7 +145,8 @@ export function fillText(text: string, all: Readonly<Record<string, NumberEntry>
     }
     const n = all[id];
     if (!n) return (missing.push(id), whole);
-    return formatValue(n.value, n.unit);
+    // A setting such as a slot count or a load is a whole number: print it as one, the way <Num as="count"> does.
+    return formatValue(n.value, n.unit, Number.isInteger(n.value) ? { digits: 0 } : {});
   });
   return { text: out, missing };
 }

@@ -29,8 +29,13 @@ export interface Predicate {
   test(v: Values): Outcome;
 }
 
-const pct = (x: number): string => `${(Math.abs(x) * 100).toPrecision(2).replace(/\.?0+$/, '')}%`;
-const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toPrecision(3));
+/** A relative gap in per cent, two significant digits below 100%, whole per cents above (never exponent notation). */
+const pct = (x: number): string => {
+  const p = Math.abs(x) * 100;
+  if (!Number.isFinite(p)) return 'unbounded';
+  return p >= 100 ? `${Math.round(p).toLocaleString('en-US')}%` : `${Number(p.toPrecision(2))}%`;
+};
+const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(3))));
 
 /** Relative gap of a over b: 0.2 when a is 20% above b. */
 function rel(a: number, b: number): number {
@@ -62,28 +67,26 @@ export function less(a: string, b: string): Predicate {
   };
 }
 
+/**
+ * Distance of x from a literal bound: relative to the bound, or, for a bound
+ * of zero (a sign: "more", "dearer", "does not rise"), in the number's own unit.
+ */
+function fromBound(x: number, limit: number, side: 'above' | 'below'): { slack: number; margin: string } {
+  const d = side === 'above' ? x - limit : limit - x;
+  const where = d >= 0 ? side : side === 'above' ? 'below' : 'above';
+  if (limit === 0) return { slack: d, margin: `${fmt(Math.abs(d))} ${where} zero` };
+  const g = d / Math.abs(limit);
+  return { slack: g, margin: `${pct(g)} ${where} the bound ${fmt(limit)}` };
+}
+
 /** a > limit, a literal bound in the number's unit (what "above" means here). */
 export function above(a: string, limit: number): Predicate {
-  return {
-    kind: 'above',
-    ids: [a],
-    test: (v) => {
-      const g = rel(v[a], limit);
-      return { holds: v[a] > limit, slack: g, margin: `${pct(g)} ${g > 0 ? 'above' : 'below'} the bound ${fmt(limit)}` };
-    },
-  };
+  return { kind: `above ${fmt(limit)}`, ids: [a], test: (v) => ({ holds: v[a] > limit, ...fromBound(v[a], limit, 'above') }) };
 }
 
 /** a < limit, a literal bound in the number's unit. */
 export function below(a: string, limit: number): Predicate {
-  return {
-    kind: 'below',
-    ids: [a],
-    test: (v) => {
-      const g = -rel(v[a], limit);
-      return { holds: v[a] < limit, slack: g, margin: `${pct(g)} ${g > 0 ? 'below' : 'above'} the bound ${fmt(limit)}` };
-    },
-  };
+  return { kind: `below ${fmt(limit)}`, ids: [a], test: (v) => ({ holds: v[a] < limit, ...fromBound(v[a], limit, 'below') }) };
 }
 
 /** a ≥ k for a count (k of n collapsed, none collapsed: `atMost(x, 0)`). Margin in whole counts. */
@@ -168,7 +171,7 @@ export function monotone(ids: readonly string[], direction: 'rising' | 'falling'
 export function every(parts: readonly Predicate[], label = 'every'): Predicate {
   if (parts.length === 0) throw new Error('every() needs at least one part');
   return {
-    kind: `${label}: ${parts[0].kind}`,
+    kind: `${label}: ${[...new Set(parts.map((p) => p.kind))].join(', ')}`,
     ids: [...new Set(parts.flatMap((p) => p.ids))],
     test: (v) => {
       const outs = parts.map((p) => p.test(v));
