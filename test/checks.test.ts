@@ -188,6 +188,15 @@ describe('claims and the spread over seeds', () => {
     const tight = evaluateClaim(claim, 's', { a: n(12, { seeds: 8, spread: { min: 11, q1: 11.5, median: 12, q3: 12.5, max: 13 } }), b: n(10) });
     expect(tight.seeds!.holdsAcrossSpread).toBe(true);
   });
+  it('with many numbers spread over seeds, searches the worst combination of extremes', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `x${i}`);
+    const many = { id: 'm', says: 'every x exceeds 10', check: every(ids.map((id) => above(id, 10))) };
+    const nums = Object.fromEntries(ids.map((id, i) => [id, n(12, { seeds: 5, spread: { min: i === 7 ? 9 : 11, q1: 11.5, median: 12, q3: 12.5, max: 13 } })]));
+    const r = evaluateClaim(many, 's', nums);
+    expect(r.status).toBe('holds');
+    expect(r.seeds).toMatchObject({ holdsAcrossSpread: false, searched: 'greedy' });
+    expect(r.seeds!.worstSlack).toBeCloseTo(-0.1);
+  });
   it('reports the share of seeds when per-seed values are present', () => {
     const r = evaluateClaim(claim, 's', {
       a: n(12, { seeds: 4, spread: { min: 9, q1: 10, median: 12, q3: 13, max: 14 }, perSeed: [9, 12, 13, 14] }),

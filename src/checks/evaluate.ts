@@ -49,6 +49,8 @@ export interface SeedVerdict {
   worstSlack: number | null;
   /** Share of seeds for which the claim holds, when per-seed values are available for every number with a spread. */
   share?: number;
+  /** Set when the claim reads too many numbers with a spread to try every combination of extremes: the worst case was searched greedily. */
+  searched?: 'greedy';
 }
 
 export interface ClaimResult {
@@ -73,25 +75,49 @@ export interface ClaimsFile {
 
 const round = (x: number): number | null => (Number.isFinite(x) ? Number(x.toPrecision(6)) : null);
 
+/** Up to this many numbers with a spread, every combination of their extremes is tried; beyond it, a greedy search. */
+const EXHAUSTIVE_SPREAD_IDS = 10;
+
 function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): SeedVerdict | undefined {
   const spreadIdx = entries.map((e, i) => (e.spread ? i : -1)).filter((i) => i >= 0);
   if (spreadIdx.length === 0) return undefined;
   const ids = c.check.ids;
-  // Corners: 2^k combinations of min/max over the numbers that have a spread (k is small: a claim reads a few numbers).
-  const k = Math.min(spreadIdx.length, 10);
-  let worst = Infinity;
-  for (let mask = 0; mask < 1 << k; mask++) {
+  const at = (choice: ('min' | 'max')[]) => {
     const v: Record<string, number> = { ...nominal };
-    spreadIdx.slice(0, k).forEach((i, bit) => {
-      const s = entries[i].spread!;
-      v[ids[i]] = mask & (1 << bit) ? s.max : s.min;
-    });
-    worst = Math.min(worst, c.check.test(v).slack);
+    spreadIdx.forEach((i, j) => (v[ids[i]] = entries[i].spread![choice[j]]));
+    return c.check.test(v);
+  };
+  let worst = Infinity;
+  let allHold = c.check.test(nominal).holds;
+  let exhaustive = true;
+  if (spreadIdx.length <= EXHAUSTIVE_SPREAD_IDS) {
+    for (let mask = 0; mask < 1 << spreadIdx.length; mask++) {
+      const out = at(spreadIdx.map((_, bit) => (mask & (1 << bit) ? 'max' : 'min')));
+      worst = Math.min(worst, out.slack);
+      allHold &&= out.holds;
+    }
+  } else {
+    // Too many combinations: move one number at a time to whichever extreme hurts the claim more, until nothing changes.
+    exhaustive = false;
+    const choice = spreadIdx.map((): 'min' | 'max' => 'min');
+    for (let pass = 0, moved = true; moved && pass < 5; pass++) {
+      moved = false;
+      for (let j = 0; j < choice.length; j++) {
+        const other = choice[j] === 'min' ? 'max' : 'min';
+        const alt = [...choice];
+        alt[j] = other;
+        if (at(alt).slack < at(choice).slack) [choice[j], moved] = [other, true];
+      }
+    }
+    const out = at(choice);
+    worst = out.slack;
+    allHold &&= out.holds;
   }
   const verdict: SeedVerdict = {
     seeds: Math.max(...entries.map((e) => e.seeds ?? 1)),
-    holdsAcrossSpread: c.check.test(nominal).holds && cornersAllHold(c, entries, nominal, spreadIdx.slice(0, k)),
+    holdsAcrossSpread: allHold,
     worstSlack: round(worst),
+    ...(exhaustive ? {} : { searched: 'greedy' as const }),
   };
   const per = spreadIdx.map((i) => entries[i].perSeed);
   if (per.every((p) => Array.isArray(p) && p.length > 0) && new Set(per.map((p) => p!.length)).size === 1) {
@@ -105,15 +131,6 @@ function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): 
     verdict.share = round(held / n)!;
   }
   return verdict;
-}
-
-function cornersAllHold(c: CheckedClaim, entries: NumberEntry[], nominal: Values, idx: number[]): boolean {
-  for (let mask = 0; mask < 1 << idx.length; mask++) {
-    const v: Record<string, number> = { ...nominal };
-    idx.forEach((i, bit) => (v[c.check.ids[i]] = mask & (1 << bit) ? entries[i].spread!.max : entries[i].spread!.min));
-    if (!c.check.test(v).holds) return false;
-  }
-  return true;
 }
 
 /**
@@ -214,7 +231,8 @@ export function seedsText(r: ClaimResult): string {
   const s = r.seeds;
   const across = s.holdsAcrossSpread ? 'holds at every extreme of the spread' : 'flips somewhere inside the spread';
   const share = s.share === undefined ? '' : `; holds for ${Math.round(s.share * 100)}% of seeds`;
-  return `over ${s.seeds} seeds it ${across}${share}`;
+  const searched = s.searched === 'greedy' ? ' (worst case searched, not every combination tried)' : '';
+  return `over ${s.seeds} seeds it ${across}${searched}${share}`;
 }
 
 /** The status in words, for the tooltip and the dossier. */
