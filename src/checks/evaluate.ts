@@ -217,7 +217,11 @@ export function failureLine(r: ClaimResult): string {
     r.status === 'stale'
       ? 'remove `contradicts` from it'
       : 'rewrite the sentence to say what the numbers show, or mark it `contradicts` if it is the original article’s';
-  return `claim ${r.section}/${r.id} ${why}: “${r.says}” (${r.kind}; ${r.margin}; ${numbersLine(r)}); ${fix} in src/article/${r.section}.checks.ts`;
+  // A claim over a whole sweep reads many numbers; the line keeps those its margin names (the deciding ones) and counts the rest.
+  const named = r.numbers.length > 6 ? r.numbers.filter((n) => r.margin.includes(n.id) || n.value === null) : r.numbers;
+  const rest = r.numbers.length - named.length;
+  const nums = `${numbersLine({ ...r, numbers: named })}${rest ? `, and ${rest} more numbers` : ''}`;
+  return `claim ${r.section}/${r.id} ${why}: “${r.says}” (${r.kind}; ${r.margin}; ${nums}); ${fix} in src/article/${r.section}.checks.ts`;
 }
 
 /** claims.json as written: stable key order, two-space indent, trailing newline. */
