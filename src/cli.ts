@@ -16,13 +16,14 @@ import { register as metrics } from './commands/metrics.ts';
 import { register as check } from './commands/check.ts';
 import { register as run } from './commands/run.ts';
 import { register as cache } from './commands/cache.ts';
+import { register as claims } from './commands/claims.ts';
 
 export function buildProgram(): Command {
   const program = new Command('stopwatches')
     .description('LLM Inference Benchmarks: Seven Stopwatches, One Server')
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [simulate, metrics, check, run, cache]) register(program);
+  for (const register of [simulate, metrics, check, run, claims, cache]) register(program);
   return program;
 }
 

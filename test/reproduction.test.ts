@@ -12,8 +12,9 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PUBLISHED, CHECKED_CLAIMS, whereText, type Published } from '../src/site/published.ts';
-import { reproductionRows, bandCounts, checkClaims, groupRows, groupCounts, sectionOf, seedPosition, toUnit, BANDS, GROUPS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
+import { PUBLISHED, whereText, type Published } from '../src/site/published.ts';
+import { SECTION_CHECKS } from '../src/checks/registry.ts';
+import { reproductionRows, bandCounts, contradictedClaims, groupRows, groupCounts, sectionOf, seedPosition, toUnit, BANDS, GROUPS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
 import { heading } from '../src/outline.ts';
 import { numberWords, strayDigits } from '../src/site/prose.ts';
 import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
@@ -79,14 +80,22 @@ describe('published values against our numbers', () => {
     expect(shares, shares.join('\n')).toEqual([]);
   });
 
-  it('the qualitative claims name numbers that exist, and their notes are site prose', () => {
+  it('the article’s contradicted statements are the checked claims marked as the article’s that fail on our numbers; their words are site prose', () => {
+    const marked = SECTION_CHECKS.flatMap((s) => s.claims.filter((c) => c.contradicts));
+    const listed = contradictedClaims(numbers);
+    expect(marked.length).toBeGreaterThan(0);
     const problems: string[] = [];
-    for (const c of checkClaims(CHECKED_CLAIMS, numbers)) {
-      if (c.holds === null) problems.push(`${c.claim.id}: no such number`);
-      for (const text of [c.claim.claim, c.claim.note ?? '']) {
-        for (const h of strayDigits(text)) problems.push(`${c.claim.id}: digit in “${h.text}”`);
-        for (const h of numberWords(text)) problems.push(`${c.claim.id}: number in words “${h.phrase}” (${h.rule})`);
-        for (const { run, hash } of ngramHashes(text)) if (articleRuns.has(hash)) problems.push(`${c.claim.id}: shares “${run}” with the article`);
+    for (const r of listed) {
+      if (!marked.some((c) => c.id === r.id)) problems.push(`${r.id}: listed but not marked as the article’s`);
+      if (r.status !== 'contradicted') problems.push(`${r.id}: listed with status ${r.status}`);
+      if (!r.article || r.numbers.some((n) => n.value === null)) problems.push(`${r.id}: listed without the article’s words or without our numbers`);
+    }
+    for (const c of marked) {
+      // The words are templates: {id} and {published:id} are filled from the numbers, so only the words around them are prose.
+      for (const text of [c.contradicts!.article, c.contradicts!.why ?? ''].map((t) => t.replace(/\{[^}]*\}/g, 'X'))) {
+        for (const h of strayDigits(text)) problems.push(`${c.id}: digit in “${h.text}”`);
+        for (const h of numberWords(text)) problems.push(`${c.id}: number in words “${h.phrase}” (${h.rule})`);
+        for (const { run, hash } of ngramHashes(text)) if (articleRuns.has(hash)) problems.push(`${c.id}: shares “${run}” with the article`);
       }
     }
     expect(problems, problems.join('\n')).toEqual([]);
@@ -178,14 +187,6 @@ describe('reproduction rows, bands and sections', () => {
     expect(at('s.tokens', 1380)).toMatchObject({ kind: 'setting', group: 'setting' });
     expect(seedPosition(30, spread)).toBe('below');
     expect(seedPosition(39.5, spread)).toBe('q2');
-  });
-
-  it('checks a claim against our value and says whether every seed agrees', () => {
-    const claim = { claim: 'c', id: 'a.x', published: 1.2, unit: '×', where: { in: 'the-first-wave' as const }, holds: (v: number) => v > 1.05 };
-    const mk = (value: number, min: number, max: number) => ({ 'a.x': { value, unit: '×', n: null, interval: null, experiment: 'e', seeds: 20, spread: { min, q1: min, median: value, q3: max, max } } as SiteNumber });
-    expect(checkClaims([claim], mk(1.006, 0.9, 1.1))[0]).toMatchObject({ holds: false, allSeedsAgree: false });
-    expect(checkClaims([claim], mk(1.3, 1.2, 1.4))[0]).toMatchObject({ holds: true, allSeedsAgree: true });
-    expect(checkClaims([claim], {})[0]!.holds).toBeNull();
   });
 
   it('links to our heading and cites the article’s own heading and figure', () => {

@@ -61,31 +61,6 @@ export interface Published {
   missing?: string;
 }
 
-/**
- * A qualitative statement of the article, checked against one of our
- * numbers: `holds` says whether a value supports it. The page lists every
- * check, with the article's number and ours; the ones our numbers contradict
- * first. Text is site prose (no typed digits; numbers come from `id` and
- * `published`).
- */
-export interface CheckedClaim {
-  /** What the article states, in our words. */
-  claim: string;
-  /** Our number that settles it. */
-  id: string;
-  /** The article's number behind the statement, in our number's unit. */
-  published: number;
-  unit: string;
-  digits?: number;
-  /** A count of runs: out of how many (shown as `k of n`). */
-  of?: number;
-  where: Where;
-  /** Does a value of our number support the claim? */
-  holds: (value: number) => boolean;
-  /** Why ours may come out differently (shown with the check). */
-  note?: string;
-}
-
 /** Decimals of a published value as written: 6.3 → 1, 10.172 → 3, 1105 → 0 (at most three). */
 export function publishedDigits(p: Published): number {
   if (p.digits !== undefined) return p.digits;
@@ -93,9 +68,6 @@ export function publishedDigits(p: Published): number {
   const i = s.indexOf('.');
   return i < 0 || s.includes('e') ? 0 : Math.min(3, s.length - i - 1);
 }
-
-/** Two values within this relative distance read as practically equal in a checked claim. */
-const NEAR_EQUAL = 0.05;
 
 // Reasons shared by several rows. Each was checked against the experiment's
 // code and data (experiments/*.ts, src/generated/numbers.json), not guessed.
@@ -432,38 +404,4 @@ export const PUBLISHED: Published[] = [
   { id: 'derivations.roofline.batch1_bound_tok_per_s', published: 223, unit: 'tok/s', where: { in: 'two-checks', figure: 12 } },
   { id: 'derivations.roofline.knee_tokens', published: 295, unit: 'tokens/step', where: { in: 'two-checks' } },
   { id: 'derivations.roofline.envelope_context_tokens', published: 1380, unit: 'tokens', where: { in: 'two-checks', figure: 12 }, kind: 'setting' },
-];
-
-/** The article's qualitative statements that our numbers can settle. */
-export const CHECKED_CLAIMS: CheckedClaim[] = [
-  {
-    claim: 'high in the sweep the open loop’s p99 is clearly worse than the closed loop’s',
-    id: 'open-closed.slots192.open_over_closed_p99_x',
-    published: 74.0 / 61.6,
-    digits: 2,
-    unit: '×',
-    where: { in: 'open-and-closed', figure: 6 },
-    holds: (v) => v > 1 + NEAR_EQUAL,
-    note: 'ours is the median over seeds of each seed’s open p99 divided by its closed p99',
-  },
-  {
-    claim: 'in the middle of the sweep the open loop holds more requests in the system than the closed loop keeps in flight',
-    id: 'open-closed.slots64.open_minus_closed_in_flight',
-    published: 65.5 - 64.0,
-    digits: 1,
-    unit: 'requests',
-    where: { in: 'open-and-closed' },
-    holds: (v) => v > 0,
-    note: 'ours is the median over seeds of the open twin’s time-averaged count minus its closed run’s Little’s-law count',
-  },
-  {
-    claim: 'just below the peak rate no run of the cliff’s length collapses',
-    id: 'cliff.load98.collapsed',
-    published: 0,
-    of: 14,
-    unit: 'runs',
-    where: { in: 'open-and-closed', figure: 7 },
-    holds: (v) => v === 0,
-    note: 'our peak reference rate is slightly above the article’s, so our load here is slightly heavier; see the reference-rate row',
-  },
 ];

@@ -13,10 +13,12 @@
  *   printed digits, or how far off;
  * - setting: an input we echo, shown but never counted as reproduced.
  *
- * Then the article's qualitative claims checked against our numbers. Pure:
+ * Then the article’s qualitative statements that this build contradicts. Pure:
  * the page renders what this returns.
  */
-import type { Published, CheckedClaim } from './published.ts';
+import type { Published } from './published.ts';
+import { evaluateAll, type ClaimResult, type NumberEntry } from '../checks/evaluate.ts';
+import { SECTION_CHECKS } from '../checks/registry.ts';
 import { publishedDigits } from './published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
@@ -194,28 +196,19 @@ export function bandCounts(rows: ReproRow[]): Record<Band, number> {
   return c;
 }
 
-/** A qualitative claim of the article against our number: does ours support it? */
-export interface ClaimCheck {
-  claim: CheckedClaim;
-  ours: SiteNumber | null;
-  /** Our value supports the claim (null when our number is missing). */
-  holds: boolean | null;
-  /** Over seeds: every seed on the same side of the claim as the median. */
-  allSeedsAgree: boolean | null;
-}
-
-export function checkClaims(claims: CheckedClaim[], numbers: Record<string, SiteNumber>): ClaimCheck[] {
-  return claims.map((claim) => {
-    const ours = Object.hasOwn(numbers, claim.id) ? numbers[claim.id]! : null;
-    if (!ours) return { claim, ours, holds: null, allSeedsAgree: null };
-    const holds = claim.holds(ours.value);
-    const allSeedsAgree = ours.spread ? claim.holds(ours.spread.min) === holds && claim.holds(ours.spread.max) === holds : null;
-    return { claim, ours, holds, allSeedsAgree };
-  });
+/**
+ * The article's qualitative statements that this build contradicts: the
+ * checked claims marked `contradicts` (src/article/<section>.checks.ts), as the
+ * build evaluates them into claims.json. The article's statements that hold are
+ * sentences of our own prose, checked the same way and listed in the dossier;
+ * there is no second list of the article's claims.
+ */
+export function contradictedClaims(numbers: Readonly<Record<string, NumberEntry>>): ClaimResult[] {
+  return evaluateAll(SECTION_CHECKS, numbers).claims.filter((c) => c.status === 'contradicted');
 }
 
 /** The heading of our article page where a published number is used (anchor and our title). */
-export function sectionOf(p: Published | CheckedClaim): { id: string; title: string } {
+export function sectionOf(p: Pick<Published, 'where'>): { id: string; title: string } {
   const h = heading(p.where.in);
   return { id: h.id, title: h.title };
 }

@@ -1,0 +1,16 @@
+/** Checked claims of src/article/two-checks.astro, in page order. */
+import { atLeast, below, every, within } from '../checks/predicates.ts';
+import type { SectionChecks } from '../checks/types.ts';
+
+export const CHECKS: SectionChecks = [
+  {
+    id: 'tc-little-small',
+    says: 'Rate times mean latency gives back the slot count: within 2% at {open-closed.slots64.slots}, and at every closed-loop point the miss stays under 2%.',
+    check: every([within('open-closed.slots64.closed.little_in_flight', 'open-closed.slots64.slots', 0.02), below('derivations.little.max_deviation_pct', 2)]),
+  },
+  {
+    id: 'tc-inside-envelope',
+    says: 'Every simulated closed-loop run lies inside the roofline envelope.',
+    check: atLeast('derivations.runs.inside_envelope', 1),
+  },
+];

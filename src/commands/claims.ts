@@ -1,0 +1,30 @@
+/**
+ * `stopwatches claims [--dir DIR]`: checks every comparative sentence of the
+ * article on the build's numbers (src/checks/) and writes DIR/claims.json.
+ * Exit status 0 when every claim holds or is marked as the original article's
+ * and contradicted; 1 with one line per failing claim; 2 when numbers.json is
+ * missing or unreadable.
+ */
+import type { Command } from 'commander';
+
+export function register(program: Command): void {
+  program
+    .command('claims')
+    .description('check the article’s comparative sentences on the numbers and write claims.json')
+    .option('--dir <dir>', 'directory holding numbers.json (default: src/generated, or STOPWATCHES_GENERATED)')
+    .action(async (flags: { dir?: string }) => {
+      const { checkClaims } = await import('../checks/build.ts');
+      const { generatedDir } = await import('../site/data.ts');
+      const { file, failures, written } = checkClaims(flags.dir ?? generatedDir());
+      const s = file.summary;
+      process.stdout.write(
+        `claims: ${s.checked} checked, ${s.hold} hold, ${s.contradicted} of the original article’s contradicted by this build, ${s.fail} fail → ${written}\n`,
+      );
+      // The article's statements this build contradicts are printed on the page too; listed here so a reviewer sees them in the log.
+      for (const c of file.claims.filter((x) => x.status === 'contradicted')) {
+        process.stdout.write(`  contradicted: ${c.section}/${c.id}: the original article: “${c.article}” (${c.margin})\n`);
+      }
+      for (const line of failures) process.stderr.write(`${line}\n`);
+      if (failures.length) process.exitCode = 1;
+    });
+}
