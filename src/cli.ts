@@ -9,13 +9,15 @@ import { register as simulate } from './commands/simulate.ts';
 import { register as metrics } from './commands/metrics.ts';
 import { register as check } from './commands/check.ts';
 import { register as run } from './commands/run.ts';
+import { register as diff } from './commands/diff.ts';
+import { register as snapshot } from './commands/snapshot.ts';
 
 export function buildProgram(): Command {
   const program = new Command('stopwatches')
     .description('LLM Inference Benchmarks: Seven Stopwatches, One Server')
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [simulate, metrics, check, run]) register(program);
+  for (const register of [simulate, metrics, check, run, diff, snapshot]) register(program);
   return program;
 }
 

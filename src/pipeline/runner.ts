@@ -286,6 +286,8 @@ export interface ExperimentIndexEntry {
   clauses: Clauses;
   provenance: Provenance;
   inputs: Record<string, string>;
+  /** The bundled import closure (root-relative path → sha256): what `stopwatches diff` compares to say why outputs moved. */
+  files: Record<string, string>;
   numbers: string[];
   figures: string[];
 }
@@ -549,6 +551,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       clauses: def.clauses,
       provenance,
       inputs: p.inputs,
+      files: p.loaded.bundle.files,
       numbers: Object.keys(combined.numbers).map((id) => `${def.id}.${id}`).sort(),
       figures: figureKeys,
     });
