@@ -4,7 +4,7 @@
  * (every published value's id). `stopwatches diff` lists these first: a
  * reviewer cares most about the numbers a reader sees.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLAIMS, type Claim } from './claims.ts';
 import { PUBLISHED, type Published } from './published.ts';
@@ -16,7 +16,8 @@ export function citedNumbers(root: string, claims: Claim[] = CLAIMS, published: 
   const out = new Map<string, Set<string>>();
   const add = (id: string, where: string) => out.set(id, (out.get(id) ?? new Set()).add(where));
   const articleDir = join(root, 'src', 'article');
-  for (const f of readdirSync(articleDir).filter((x) => x.endsWith('.astro')).sort()) {
+  const files = existsSync(articleDir) ? readdirSync(articleDir) : [];
+  for (const f of files.filter((x) => x.endsWith('.astro')).sort()) {
     for (const m of readFileSync(join(articleDir, f), 'utf8').matchAll(NUM_TAG)) add(m[1]!, `article: ${f.replace(/\.astro$/, '')}`);
   }
   for (const c of claims) if (c.numberId) add(c.numberId, `claim: ${c.id}`);

@@ -111,7 +111,7 @@ export function readSource(dir: string): BuildSource | null {
 
 /** The input changes since the baseline's commit, or why they cannot be compared. */
 function explainInputs(root: string, gen: string, base: Side): WhyMap | string {
-  if (!base.commit) return 'the baseline is a folder without source.json, so its commit is unknown';
+  if (!base.commit) return "the baseline's commit is unknown (not a git repository, or a folder without source.json)";
   let experiments: ExperimentInputs[];
   try {
     const index = JSON.parse(readFileSync(join(gen, 'experiments.json'), 'utf8')) as { experiments: { id: string; files?: Record<string, string>; inputs?: Record<string, string> }[] };

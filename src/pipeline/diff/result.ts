@@ -44,7 +44,7 @@ export interface ExperimentChange {
 export interface DiffResult {
   base: string;
   current: string;
-  /** The commit the inputs were compared with; null when the baseline has none (a folder without source.json). */
+  /** The commit the baseline's outputs belong to; null when unknown (a folder without source.json, no git). */
   baseCommit: string | null;
   /** Why the inputs were not compared, when they were not. */
   whyNote: string | null;
@@ -89,7 +89,7 @@ export function computeDiff(base: Side, cur: Side, ctx: DiffContext = EMPTY_CONT
   return {
     base: base.label,
     current: cur.label,
-    baseCommit: whyMap ? base.commit : null,
+    baseCommit: base.commit,
     whyNote: typeof why === 'string' ? why : null,
     claims: ctx.claimChanges?.(base, cur) ?? [],
     numbers,

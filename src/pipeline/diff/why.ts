@@ -12,7 +12,7 @@
  * then, and that is named).
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { git } from './sides.ts';
 
 /** What an experiment's results depend on, root-relative paths. */
@@ -113,8 +113,9 @@ function blobsNow(root: string, paths: string[]): Map<string, string> {
 /** Which inputs of each experiment differ between `commit` and the work tree. */
 export function whyChanged(root: string, commit: string, experiments: ExperimentInputs[]): WhyMap {
   const all = [...new Set(experiments.flatMap((e) => [...e.files, LOCKFILE]))].sort();
-  // A file of the closure that is gone from the work tree has no blob to compare: the build is older than the tree.
-  const present = all.filter((p) => existsSync(join(root, p)));
+  // Only files of this repository can be compared (a closure may reach outside the root, e.g. in tests);
+  // one that is gone from the work tree has no blob to compare: the build is older than the tree.
+  const present = all.filter((p) => !p.startsWith('../') && !isAbsolute(p) && existsSync(join(root, p)));
   const before = blobsAt(root, commit, present);
   const now = blobsNow(root, present);
   const byPath = new Map<string, InputChange>();
