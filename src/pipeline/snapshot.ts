@@ -58,7 +58,13 @@ function checkArtifact(root: string, from: string): string {
   const label = toPosix(relative(root, build)) || '.';
   const fix = 'download the `paper-diff` artifact of the pull request\'s latest CI run again and unzip it whole';
   if (!existsSync(join(build, 'numbers.json'))) throw new UserError(`snapshot --from: ${label} has no numbers.json (nor build/numbers.json); ${fix}`);
-  const side = loadDir(build, label, fix);
+  let side: ReturnType<typeof loadDir>;
+  try {
+    side = loadDir(build, label, fix);
+  } catch (err) {
+    if (err instanceof UserError) throw new UserError(err.message.replace(/^diff: /, 'snapshot --from: '));
+    throw err;
+  }
   for (const [name, buf] of side.figures) {
     if (name.endsWith('.png')) {
       try {
