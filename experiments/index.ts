@@ -1,19 +1,14 @@
 /**
- * The registry: the paper's experiments in paper order (../shared/paper/EXPERIMENTS.md),
+ * The registry: the paper's experiments in paper order (docs/experiments.md),
  * one module path per line, relative to the project root. Results, numbers.json
  * and figures merge in this order.
  *
- * To add an experiment, add its line under its section's comment. The comments
- * keep each section's lines apart, so helpers adding experiments in parallel
- * merge without conflicts. `ifPresent(path)` marks a module still being written
- * (skipped with a note until the file exists); use the bare path once it lands.
+ * To add an experiment, add its line under its section's comment.
  * Each module: `export default defineExperiment({...})` (src/pipeline/types.ts).
  * Its figures live apart, in experiments/figures/<same file name>, outside every
  * job key (src/pipeline/README.md).
  */
-import { ifPresent, type RegistryEntry } from '../src/pipeline/registry.ts';
-
-export const experiments: RegistryEntry[] = [
+export const experiments: string[] = [
   // §1 Definitions (Figure 1, Table 1)
   'experiments/definitions.ts',
 

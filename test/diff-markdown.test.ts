@@ -20,7 +20,6 @@ const side = (label: string, numbers: NumbersFile, commit: string | null = null)
   figures: new Map(),
   data: new Map(),
   where: (p) => `${label}/${p}`,
-  fix: 'fix',
 });
 
 /** `n` numbers over 12 experiments, every one moved by `factor` in the current side. */

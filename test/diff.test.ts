@@ -251,7 +251,7 @@ describe('a missing or corrupt baseline', () => {
     writeFileSync(join(root, 'test/snapshots/numbers.json'), '{"a.x_ms": {"value": 1, ');
     fails(root, /^diff: test\/snapshots\/numbers\.json is not valid JSON \(.*\); accept a baseline with `stopwatches snapshot`/);
     writeFileSync(join(root, 'test/snapshots/numbers.json'), '[1, 2]');
-    fails(root, /is not a numbers file/);
+    fails(root, /^diff: test\/snapshots\/numbers\.json: .*expected record/);
     writeFileSync(join(root, 'test/snapshots/numbers.json'), JSON.stringify(baseBuild().numbers));
     writeFileSync(join(root, 'test/snapshots/figures/a.one.png'), 'not a png');
     fails(root, /^diff: test\/snapshots\/figures\/a\.one\.png is not a readable PNG \(.*\); fix or re-accept the baseline/);

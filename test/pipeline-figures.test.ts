@@ -5,7 +5,7 @@
  * the experiment module still reruns.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { figuresModulePath } from '../src/pipeline/runner.ts';
 import { planOf, tempRoot, type TempRoot } from './pipeline-helpers.ts';
@@ -21,31 +21,6 @@ afterEach(() => {
 });
 
 const FIGURE = 'src/generated/figures/alpha.samples';
-const OUTPUTS = ['src/generated/numbers.json', `${FIGURE}.svg`, `${FIGURE}.png`, 'src/generated/data/alpha.json'];
-
-/** Moves the alpha fixture's inline figure into experiments/figures/alpha.ts, as the real experiments do. */
-function moveAlphaFigures(r: TempRoot): void {
-  const source = r.read('experiments/alpha.ts').toString();
-  const start = source.indexOf('  figures: {');
-  const end = source.indexOf('  clauses:', start);
-  expect(start).toBeGreaterThan(0);
-  const body = source
-    .slice(start + '  figures: {\n'.length, end)
-    .replace(/\n {2}\},\n$/, '\n')
-    .replace(/^ {2}/gm, '');
-  writeFileSync(
-    join(r.root, 'experiments/alpha.ts'),
-    `${source.slice(0, start).replace("import * as Plot from '@observablehq/plot';\n", '')}${source.slice(end)}` +
-      'export type AlphaData = { points: { seed: number; i: number; ms: number }[] };\n',
-  );
-  mkdirSync(join(r.root, 'experiments/figures'), { recursive: true });
-  writeFileSync(
-    join(r.root, 'experiments/figures/alpha.ts'),
-    "import * as Plot from '@observablehq/plot';\n" +
-      "import type { AlphaData } from '../alpha.ts';\n\n" +
-      `export const figures: Record<string, (data: AlphaData) => unknown> = {\n${body}};\n`,
-  );
-}
 
 /** The import closure recorded in every cache entry of an experiment. */
 function closures(r: TempRoot, experiment: string): string[][] {
@@ -60,18 +35,8 @@ describe('figures module', () => {
     expect(figuresModulePath('/p/experiments/first-wave.ts')).toBe('/p/experiments/figures/first-wave.ts');
   });
 
-  it('draws the same bytes as the same figure inside the experiment module', async () => {
-    const inline = make();
-    const moved = make();
-    moveAlphaFigures(moved);
-    await inline.run();
-    await moved.run();
-    for (const f of OUTPUTS) expect(moved.read(f).equals(inline.read(f)), f).toBe(true);
-  });
-
   it('re-renders on a figure edit without rerunning a job; an experiment edit still reruns', async () => {
     const r = make();
-    moveAlphaFigures(r);
     const cold = await r.run();
     expect(planOf(cold.lines, 'alpha')).toBe('missing (3 jobs)');
     expect(cold.figures).toEqual(['alpha.samples']);
@@ -113,14 +78,11 @@ describe('figures module', () => {
     expect(recomputed.experiments.map((e) => e.ran)).toEqual([3, 0]);
   });
 
-  it('refuses figures in both places, and a module without a figures export', async () => {
+  it('refuses figures in the experiment module, and a figures module without a figures export', async () => {
     const r = make(['experiments/alpha.ts']);
-    moveAlphaFigures(r);
-    const moved = r.read('experiments/alpha.ts').toString();
-    cpSync(join(r.root, 'experiments/figures/alpha.ts'), join(r.root, 'experiments/figures/alpha.keep'));
     r.edit('experiments/alpha.ts', (t) => t.replace('  clauses:', '  figures: {},\n  clauses:'));
-    await expect(r.run()).rejects.toThrow('experiments/alpha.ts: has figures and so does experiments/figures/alpha.ts; keep them in experiments/figures/alpha.ts only');
-    writeFileSync(join(r.root, 'experiments/alpha.ts'), moved);
+    await expect(r.run()).rejects.toThrow('experiments/alpha.ts: figures belong in experiments/figures/alpha.ts (export const figures)');
+    r.edit('experiments/alpha.ts', (t) => t.replace('  figures: {},\n', ''));
     r.edit('experiments/figures/alpha.ts', (t) => t.replace('export const figures', 'export const drawings'));
     await expect(r.run()).rejects.toThrow('experiments/figures/alpha.ts: must export const figures');
     r.edit('experiments/figures/alpha.ts', (t) => t.replace('export const drawings', 'export const figures').replace('Plot.ruleY([0])', 'Plot.ruleY([0]'));

@@ -177,8 +177,8 @@ describe('failures', () => {
   });
 });
 
-describe('--only and optional registry entries', () => {
-  it('keeps the other experiments\' outputs and skips modules not written yet', async () => {
+describe('--only', () => {
+  it('keeps the other experiments\' outputs, and a registry path that does not exist is an error', async () => {
     const r = make(['experiments/alpha.ts', 'experiments/beta.ts']);
     const full = await r.run();
     r.edit('experiments/beta.ts', (t) => t.replace('draws: 5_000', 'draws: 6_000'));
@@ -187,9 +187,8 @@ describe('--only and optional registry entries', () => {
     expect(only.numbers['beta.mean']).toEqual(full.numbers['beta.mean']);
     expect(existsSync(join(r.root, 'src/generated/figures/alpha.samples.svg'))).toBe(true);
     await expect(r.run({ only: ['gamma'] })).rejects.toThrow('--only: no experiment gamma (known: alpha, beta)');
-    const opt = await r.run({ registry: ['experiments/beta.ts', { path: 'experiments/later.ts', optional: true }] });
-    expect(opt.absent).toEqual(['experiments/later.ts']);
-    expect(opt.lines.some((l) => l.includes('experiments/later.ts is not written yet'))).toBe(true);
+    await expect(r.run({ registry: ['experiments/beta.ts', 'experiments/later.ts'] })).rejects.toThrow('experiments/index.ts: experiments/later.ts does not exist');
+    await r.run({ registry: ['experiments/beta.ts'] });
     expect(existsSync(join(r.root, 'src/generated/figures/alpha.samples.svg'))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { autoDigits, describe as describeNum, formatPlain, formatValue } from '../src/site/format.ts';
 import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
@@ -84,11 +85,15 @@ describe('data loader', () => {
       'first-wave.p99.all_ms': { value: 1100, unit: 'ms', n: 640, interval: [1000, 1200], experiment: 'first-wave' },
       'first-wave.p99.after_ms': { value: 50, unit: 'ms', n: 576, interval: null, experiment: 'first-wave' },
     }));
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>';
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    const clauses = { arrivals: 'closed', clock: 'c', window: 'w', definitions: 'd', tokens: 't', prompts: 'p' };
+    const provenance = { file: 'experiments/first-wave.ts', configHash: 'abc', seeds: [1], jobs: 1, closure: 3, lockfile: '0123456789abcdef', node: '20.0.0' };
     writeFileSync(join(dir, 'figures', 'index.json'), JSON.stringify({
-      'first-wave.ttft': { title: 'T', caption: 'C', alt: 'A', clauses: { arrivals: 'closed' }, provenance: { file: 'experiments/first-wave.ts', configHash: 'abc', seeds: [1], runtime: 2 } },
+      'first-wave.ttft': { experiment: 'first-wave', figure: 'ttft', title: 'T', caption: 'C', alt: 'A', svg: 'first-wave.ttft.svg', png: 'first-wave.ttft.png', svgSha256: sha(svg), pngSha256: sha('png'), width: 1, height: 1, clauses, provenance },
     }));
-    writeFileSync(join(dir, 'figures', 'first-wave.ttft.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
-    writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), '');
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.svg'), svg);
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'png');
     saved = process.env.STOPWATCHES_GENERATED;
     process.env.STOPWATCHES_GENERATED = dir;
   });
@@ -108,9 +113,13 @@ describe('data loader', () => {
     const { getFigure, figuresOf } = await import('../src/site/data.ts');
     const f = getFigure('first-wave', 'ttft', '/index.html');
     expect(f.meta.provenance.configHash).toBe('abc');
-    expect(f.meta.pngFile).toBe('first-wave.ttft.png');
+    expect(f.meta.png).toBe('first-wave.ttft.png');
     expect(figuresOf(['first-wave']).map((x) => x.key)).toEqual(['first-wave.ttft']);
     expect(() => getFigure('first-wave', 'nope', '/index.html')).toThrow(/Unknown figure "first-wave\.nope" on page \/index\.html/);
+    // A PNG that is not the file the build recorded is never served.
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'pnG');
+    expect(() => getFigure('first-wave', 'ttft', '/index.html')).toThrow(/first-wave\.ttft\.png is not the file the build wrote \(sha256 differs\)/);
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'png');
   });
 });
 

@@ -47,8 +47,8 @@ export async function loadRegistry(root: string) {
   if (!existsSync(path)) return [];
   const mod = (await import(pathToFileURL(path).href)) as { experiments?: unknown; default?: unknown };
   const list = mod.experiments ?? mod.default;
-  if (!Array.isArray(list)) throw new UserError('experiments/index.ts must export `experiments`, an array of module paths');
-  return list as import('../pipeline/registry.ts').RegistryEntry[];
+  if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) throw new UserError('experiments/index.ts must export `experiments`, an array of module paths');
+  return list as string[];
 }
 
 export async function runCommand(flags: RunFlags, root: string): Promise<void> {

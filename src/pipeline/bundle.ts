@@ -6,10 +6,12 @@
  * 2. It is what runs: the main thread and the worker threads import the same
  *    plain-JS file, so workers need no TypeScript loader and cannot run code
  *    other than the code that was hashed.
+ * A bundle on disk is named by the sha256 of its code and verified against it
+ * before every use, like a cache entry: an edited or truncated file is rewritten,
+ * never imported.
  */
 import { build, type Loader, type Plugin } from 'esbuild';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sha256 } from './hash.ts';
@@ -20,6 +22,8 @@ export interface ExperimentBundle {
   file: string;
   /** The import closure: root-relative POSIX path → sha256 of the bytes bundled. Sorted by path. */
   files: Record<string, string>;
+  /** Set when the file on disk was not the bundle's bytes (edited, truncated): what was wrong. It has been rewritten. */
+  repaired?: string;
 }
 
 export interface BundleOptions {
@@ -121,12 +125,26 @@ async function bundleSource(rootDir: string, entrySource: string, entry: string,
   }
 
   const code = out.text;
-  const file = join(outDir, `${name}-${sha256(code).slice(0, 16)}.mjs`);
-  if (!existsSync(file)) {
+  const hash = sha256(code);
+  const file = join(outDir, `${name}-${hash.slice(0, 16)}.mjs`);
+  const repaired = await verifyBundle(file, hash);
+  if (repaired !== null) {
     await writeFileAtomic(file, code);
     await pruneBundles(outDir, name, file);
   }
-  return { file, files };
+  return { file, files, ...(repaired ? { repaired } : {}) };
+}
+
+/** null when `file` holds exactly the code of sha256 `hash`; '' when it is absent; else what is wrong with it. */
+async function verifyBundle(file: string, hash: string): Promise<string | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    return `unreadable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+  return sha256(bytes) === hash ? null : 'hash mismatch';
 }
 
 async function pruneBundles(dir: string, name: string, keep: string): Promise<void> {

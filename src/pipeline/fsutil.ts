@@ -5,9 +5,10 @@
  * Temp files in flight are tracked so the Ctrl-C handler can remove them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
+import { UserError } from '../errors.ts';
 
 const TEMP_MARK = '.tmp-';
 const inFlight = new Set<string>();
@@ -32,18 +33,6 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     throw err;
   } finally {
     inFlight.delete(tmp);
-  }
-}
-
-export function writeFileAtomicSync(target: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(target), { recursive: true });
-  const tmp = tempPath(target);
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, target);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
   }
 }
 
@@ -94,10 +83,32 @@ export function sweepOrphanTemps(dir: string): number {
   return n;
 }
 
-export async function removeFile(path: string): Promise<void> {
-  await rm(path, { force: true });
-}
-
 export function toPosix(path: string): string {
   return path.split('\\').join('/');
+}
+
+/** What to do about a file-system error the user can fix, by its code. */
+const FS_FIXES: Record<string, string> = {
+  EACCES: 'permission denied; make it writable (chmod -R u+w) or run as its owner',
+  EPERM: 'operation not permitted; make it writable (chmod -R u+w) or run as its owner',
+  EROFS: 'the file system is read-only; build in a writable copy of the project',
+  EISDIR: 'a folder is where a file belongs; remove that folder',
+  ENOTDIR: 'a file is where a folder belongs; remove that file',
+  ENOSPC: 'the disk is full; free some space and build again (nothing half-written was kept)',
+  EDQUOT: 'the disk quota is exhausted; free some space and build again (nothing half-written was kept)',
+};
+
+/**
+ * A file-system error the user can fix, as one line naming the path (the
+ * target, not its temp file) and what to do; undefined for anything else.
+ */
+export function describeFsError(err: unknown, root: string): UserError | undefined {
+  const e = err as NodeJS.ErrnoException;
+  const fixText = e && typeof e.code === 'string' ? FS_FIXES[e.code] : undefined;
+  if (!fixText || typeof e.path !== 'string') return undefined;
+  const at = e.path.lastIndexOf(TEMP_MARK);
+  const target = at >= 0 ? e.path.slice(0, at) : e.path;
+  const rel = toPosix(relative(root, target));
+  const shown = rel && !rel.startsWith('..') ? rel : target;
+  return new UserError(`cannot write ${shown}: ${fixText} (${e.code})`);
 }

@@ -65,6 +65,8 @@ export function defaultThreads(): number {
 
 export class WorkerPool implements JobRunner {
   private readonly pool: Piscina<unknown, string>;
+  /** An error of the pool itself (not of a task), failing every later job. */
+  private failure: Error | undefined;
 
   constructor(threads: number) {
     this.pool = new Piscina({
@@ -76,10 +78,18 @@ export class WorkerPool implements JobRunner {
       // Workers run plain JS bundles: no loader flags (tsx, vitest) are passed down.
       execArgv: [],
     });
+    // After a failure the other jobs are aborted; a reply already on its way from
+    // an aborted job's worker reaches piscina as "Unexpected message from Worker",
+    // emitted as 'error', which would end the process. It concerns a job whose
+    // result is no longer wanted: ignored. Any other pool error fails later jobs.
+    this.pool.on('error', (err: Error) => {
+      if (!/^Unexpected message from Worker/.test(err?.message ?? '')) this.failure ??= err;
+    });
   }
 
   async run(task: JobTask, opts: RunJobOptions): Promise<string> {
     const label = `${task.experiment}/${task.job}`;
+    if (this.failure) throw new JobError(`job ${label} failed: the worker pool failed: ${this.failure.message}`, this.failure.stack);
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (m: JobProgress & { start?: true }) => (m.start ? opts.onStart?.() : opts.onProgress?.(m)));
     const timeout = AbortSignal.timeout(opts.timeoutMs);

@@ -7,17 +7,6 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { UserError } from '../errors.ts';
 
-/** A module path relative to the project root, or one that may not exist yet. */
-export type RegistryEntry = string | { path: string; optional: true };
-
-/**
- * An experiment that is being written: skipped (with a plan line saying so)
- * while its file does not exist. Replace with the bare path once it has landed.
- */
-export function ifPresent(path: string): RegistryEntry {
-  return { path, optional: true };
-}
-
 export interface ResolvedEntry {
   /** Root-relative path as written in the registry. */
   path: string;
@@ -25,22 +14,17 @@ export interface ResolvedEntry {
   file: string;
 }
 
-/** Resolves entries against the root; missing optional entries are returned apart, missing required ones are an error. */
-export function resolveRegistry(root: string, entries: RegistryEntry[]): { present: ResolvedEntry[]; absent: string[] } {
+/** Resolves module paths against the root; a missing or repeated one is an error naming it. */
+export function resolveRegistry(root: string, paths: string[]): ResolvedEntry[] {
   const present: ResolvedEntry[] = [];
-  const absent: string[] = [];
   const seen = new Set<string>();
-  for (const entry of entries) {
-    const path = typeof entry === 'string' ? entry : entry.path;
+  for (const path of paths) {
+    if (typeof path !== 'string') throw new UserError(`experiments/index.ts: ${JSON.stringify(path)} is not a module path`);
     const file = isAbsolute(path) ? path : resolve(root, path);
     if (seen.has(file)) throw new UserError(`experiments/index.ts: ${path} is listed twice`);
     seen.add(file);
-    if (!existsSync(file)) {
-      if (typeof entry !== 'string' && entry.optional) absent.push(path);
-      else throw new UserError(`experiments/index.ts: ${path} does not exist (mark it ifPresent(...) while it is being written)`);
-      continue;
-    }
+    if (!existsSync(file)) throw new UserError(`experiments/index.ts: ${path} does not exist`);
     present.push({ path, file });
   }
-  return { present, absent };
+  return present;
 }

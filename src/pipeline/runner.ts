@@ -1,6 +1,13 @@
 /**
- * The experiment runner: plan (bundle, key, look up), run the misses on the
- * worker pool, combine in registry order, render figures, write outputs.
+ * The experiment runner, as named phases over options resolved once:
+ *
+ *   load      bundle every registered module and import it (its closure is its code identity)
+ *   select    `--only` and the experiments they need; combine order
+ *   plan      a key per job, looked up in the cache; one line per experiment
+ *   execute   the misses on the worker pool; each result cached at once
+ *   combine   in dependency order, in the main thread
+ *   draw      figures (SVG, then the PNG tied to it) and each experiment's data
+ *   publish   numbers.json, number-ids.d.ts, the indexes; compared with the snapshot
  *
  * Every effect that is not pure computation goes through `Effects` (reporter,
  * output writes, cache writes, the job runner), so tests drive the whole
@@ -16,15 +23,36 @@ import { UserError } from '../errors.ts';
 import { hashLabel } from '../rng/index.ts';
 import { bundleExperiment, bundleFigures, type ExperimentBundle } from './bundle.ts';
 import { JobCache, jobKey, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
-import { removeTempFiles, sweepOrphanTemps, toPosix, writeFileAtomic } from './fsutil.ts';
+import { describeFsError, removeTempFiles, sweepOrphanTemps, toPosix, writeFileAtomic } from './fsutil.ts';
 import { decodeResult } from './codec.ts';
 import { canonicalJson, deepFreeze, sha256 } from './hash.ts';
-import { describeNumberChanges, diffNumbers, formatNumbersFile, mergeNumbers, sortNumbers, validateNumbers, type NumberChange } from './numbers.ts';
+import { formatNumbersFile, formatNumberIds, mergeNumbers, sortNumbers, validateNumbers } from './numbers.ts';
+import {
+  compareOutputs,
+  describeNumberChanges,
+  GENERATED_DIR,
+  OutputError,
+  outputPaths,
+  readJsonIfPresent,
+  readOutputDir,
+  RUNTIMES_FILE,
+  SCHEMAS,
+  SNAPSHOT_DIR,
+  snapshotStatus,
+  type Comparison,
+  type ExperimentIndexEntry,
+  type FigureIndex,
+  type FigureIndexEntry,
+  type NumberChange,
+  type OutputPaths,
+  type Provenance,
+  type Runtimes,
+} from './outputs.ts';
 import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
 import { plainReporter, type Reporter } from './progress.ts';
-import { resolveRegistry, type RegistryEntry } from './registry.ts';
+import { resolveRegistry } from './registry.ts';
 import { renderPng, renderSvg } from './render.ts';
-import type { Clauses, CombineDeps, ExperimentDefinition, Figures, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
+import type { CombineDeps, ExperimentDefinition, Figures, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
 
 /** Per-job timeout when neither the experiment nor `--timeout` sets one: generous, paper-size runs take minutes. */
 export const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
@@ -46,13 +74,13 @@ export interface Effects {
 export interface RunOptions {
   /** Project root: registry paths, inputs and outputs are relative to it. */
   root: string;
-  /** Experiment modules in paper order. */
-  registry: RegistryEntry[];
+  /** Experiment module paths (root-relative) in paper order. */
+  registry: string[];
   /** Only these experiment ids (others keep their previous outputs). */
   only?: string[];
   /** Rerun every selected job, ignoring the cache. */
   force?: boolean;
-  /** Worker threads (default: one per core). */
+  /** Worker threads; capped at the jobs to run and the cores (default: one per core). */
   jobs?: number;
   /** Per-job timeout in seconds, overriding the experiments' own. */
   timeoutSeconds?: number;
@@ -87,14 +115,15 @@ export interface ExperimentReport {
 
 export interface RunResult {
   experiments: ExperimentReport[];
-  /** Experiments listed but not written yet (ifPresent). */
-  absent: string[];
   numbers: NumbersFile;
   /** `<experiment>.<figure>` keys, in paper order. */
   figures: string[];
   /** Against the snapshot; null when there is no snapshot yet. */
   numberChanges: NumberChange[] | null;
+  /** Keys of figures whose SVG or PNG differ from the snapshot (or are new or gone), sorted. */
   figureChanges: string[];
+  /** PNGs drawn in this build (missing, drawn from another SVG, or corrupt). */
+  pngsDrawn: string[];
 }
 
 /** A Ctrl-C: the CLI prints the message and exits 130. */
@@ -105,12 +134,36 @@ export class InterruptedError extends UserError {
   }
 }
 
+/** Options with every default applied: the one place paths and flags are decided. */
+interface Run {
+  root: string;
+  registry: string[];
+  only: string[];
+  force: boolean;
+  jobs: number | undefined;
+  timeoutSeconds: number | undefined;
+  png: boolean;
+  cacheDir: string;
+  bundleDir: string;
+  out: OutputPaths;
+  snapshot: OutputPaths;
+  lockfilePath: string;
+  runtimesPath: string;
+  signal: AbortSignal | undefined;
+  submitOrder: 'registry' | 'reverse';
+  fx: Effects;
+  log(line: string): void;
+  /** Root-relative POSIX path for messages. */
+  rel(path: string): string;
+  checkAbort(): void;
+}
+
 interface Loaded {
   path: string;
   file: string;
   bundle: ExperimentBundle;
   def: ExperimentDefinition;
-  /** From the figures module (never in a job key), else the definition's legacy `figures`. */
+  /** From the figures module (never in a job key); empty without one. */
   figures: Figures;
 }
 
@@ -134,6 +187,17 @@ interface Planned {
   plan: string;
 }
 
+interface Combined {
+  data: unknown;
+  numbers: Numbers;
+}
+
+/** What `draw` made of one experiment, before the snapshot comparison adds its status. */
+interface Drawn {
+  figures: FigureIndex;
+  experiment: Omit<ExperimentIndexEntry, 'snapshot'>;
+}
+
 function defaultEffects(): Effects {
   return {
     reporter: plainReporter((l) => process.stderr.write(`${l}\n`)),
@@ -142,6 +206,181 @@ function defaultEffects(): Effects {
     createRunner: (n) => new WorkerPool(n),
   };
 }
+
+function resolveOptions(options: RunOptions): Run {
+  const root = resolve(options.root);
+  const fx: Effects = { ...defaultEffects(), ...options.effects };
+  const bundleDir = options.bundleDir ?? join(root, '.cache', 'bundles');
+  if (relative(root, resolve(bundleDir)).startsWith('..')) throw new UserError(`bundleDir ${bundleDir} must be inside the project root ${root}`);
+  const signal = options.signal;
+  return {
+    root,
+    registry: options.registry,
+    only: options.only ?? [],
+    force: options.force ?? false,
+    jobs: options.jobs,
+    timeoutSeconds: options.timeoutSeconds,
+    png: options.png !== false,
+    cacheDir: options.cacheDir ?? join(root, '.cache', 'experiments'),
+    bundleDir,
+    out: outputPaths(options.outDir ?? join(root, GENERATED_DIR)),
+    snapshot: outputPaths(options.snapshotDir ?? join(root, SNAPSHOT_DIR)),
+    lockfilePath: options.lockfile ?? join(root, 'package-lock.json'),
+    runtimesPath: join(root, RUNTIMES_FILE),
+    signal,
+    submitOrder: options.submitOrder ?? 'registry',
+    fx,
+    log: (l) => fx.reporter.log(l),
+    rel: (p) => toPosix(relative(root, p)) || '.',
+    checkAbort() {
+      if (signal?.aborted) throw new InterruptedError(removeTempFiles());
+    },
+  };
+}
+
+/** Runs the pipeline. Throws UserError for what the user can fix, InterruptedError on abort. */
+export async function runPipeline(options: RunOptions): Promise<RunResult> {
+  const run = resolveOptions(options);
+  try {
+    sweepTemps(run);
+    const loaded = await load(run);
+    const { selected, combineOrder } = select(run, loaded);
+    const planned = await plan(run, selected);
+    await execute(run, planned);
+    const combined = combine(run, planned, combineOrder);
+    const { drawn, pngsDrawn } = await draw(run, planned, combined);
+    return { ...(await publish(run, loaded, planned, combined, drawn)), pngsDrawn };
+  } catch (err) {
+    throw describeFsError(err, run.root) ?? err;
+  }
+}
+
+// ---------------------------------------------------------------- sweep
+
+/** Temp files of writers killed before they could clean up, in every folder the build writes. */
+function sweepTemps(run: Run): void {
+  for (const dir of new Set([run.cacheDir, run.bundleDir, run.out.dir, dirname(run.runtimesPath)])) sweepOrphanTemps(dir);
+}
+
+// ---------------------------------------------------------------- load
+
+function validateDefinition(def: unknown, path: string): asserts def is ExperimentDefinition {
+  const d = def as Partial<ExperimentDefinition> & { figures?: unknown } | undefined;
+  const bad = (what: string) => new UserError(`${path}: ${what} (export default defineExperiment({...}))`);
+  if (!d || typeof d !== 'object') throw bad('no default export');
+  if (typeof d.id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(d.id)) throw bad(`id ${JSON.stringify(d.id)} is not kebab-case`);
+  if (typeof d.title !== 'string') throw bad('title is missing');
+  if (typeof d.runJob !== 'function') throw bad('runJob is missing');
+  if (typeof d.combine !== 'function') throw bad('combine is missing');
+  if (!d.clauses || typeof d.clauses !== 'object') throw bad('clauses are missing');
+  if (d.jobs !== undefined && typeof d.jobs !== 'function') throw bad('jobs must be a function of the config');
+  if (d.needs !== undefined && !(Array.isArray(d.needs) && d.needs.every((n) => typeof n === 'string'))) throw bad('needs must be an array of experiment ids');
+  if (d.figures !== undefined) {
+    throw new UserError(`${path}: figures belong in ${toPosix(join(dirname(path), 'figures', basename(path)))} (export const figures), where editing them re-renders without rerunning a job`);
+  }
+}
+
+/** The figures module of an experiment module: `figures/<same file name>` beside it (experiments/figures/first-wave.ts). */
+export function figuresModulePath(experimentFile: string): string {
+  return join(dirname(experimentFile), 'figures', basename(experimentFile));
+}
+
+function bundleError(path: string, err: unknown): UserError {
+  const first = (err as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors?.[0];
+  return new UserError(`${path}: cannot bundle: ${first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : (err as Error).message}`);
+}
+
+/** Says so when a bundle on disk was not the bytes it was built as (edited, truncated): it was rewritten before use. */
+function reportRepaired(run: Run, bundle: ExperimentBundle): void {
+  if (bundle.repaired) run.log(`corrupt: bundle ${run.rel(bundle.file)} (${bundle.repaired}); rebuilt`);
+}
+
+/** Bundles and imports an experiment's figures module, if it has one. Its own bundle, so its code is in no job key. */
+async function loadFigures(run: Run, file: string): Promise<Figures> {
+  const figFile = figuresModulePath(file);
+  if (!existsSync(figFile)) return {};
+  const rel = run.rel(figFile);
+  let bundle: ExperimentBundle;
+  try {
+    bundle = await bundleFigures({ root: run.root, entry: figFile, outDir: run.bundleDir, name: `figures.${basename(figFile).replace(/\.[^.]+$/, '')}` });
+  } catch (err) {
+    throw bundleError(rel, err);
+  }
+  reportRepaired(run, bundle);
+  const figures = ((await import(pathToFileURL(bundle.file).href)) as { figures?: unknown }).figures;
+  if (!figures || typeof figures !== 'object' || Array.isArray(figures) || !Object.values(figures).every((f) => typeof f === 'function')) {
+    throw new UserError(`${rel}: must export const figures: Figures<Data> = { name: (data) => FigureSpec, … }`);
+  }
+  return figures as Figures;
+}
+
+async function load(run: Run): Promise<Loaded[]> {
+  const present = resolveRegistry(run.root, run.registry);
+  const loaded = await Promise.all(
+    present.map(async ({ path, file }): Promise<Loaded> => {
+      let bundle: ExperimentBundle;
+      try {
+        bundle = await bundleExperiment({ root: run.root, entry: file, rngModule: RNG_MODULE, codecModule: CODEC_MODULE, outDir: run.bundleDir, name: basename(file).replace(/\.[^.]+$/, '') });
+      } catch (err) {
+        throw bundleError(path, err);
+      }
+      reportRepaired(run, bundle);
+      const mod = (await import(pathToFileURL(bundle.file).href)) as { experiment?: unknown };
+      validateDefinition(mod.experiment, path);
+      return { path, file, bundle, def: mod.experiment, figures: await loadFigures(run, file) };
+    }),
+  );
+  run.checkAbort();
+  return loaded;
+}
+
+// ---------------------------------------------------------------- select
+
+function select(run: Run, loaded: Loaded[]): { selected: Loaded[]; combineOrder: string[] } {
+  const byId = new Map<string, Loaded>();
+  for (const l of loaded) {
+    const prior = byId.get(l.def.id);
+    if (prior) throw new UserError(`experiment id ${l.def.id} is used by both ${prior.path} and ${l.path}`);
+    byId.set(l.def.id, l);
+  }
+  for (const l of loaded) {
+    for (const need of l.def.needs ?? []) {
+      if (!byId.has(need)) throw new UserError(`${l.path}: needs ${need}, which is not in the registry (known: ${[...byId.keys()].join(', ')})`);
+    }
+  }
+  const combineOrder = dependencyOrder(loaded.map((l) => l.def));
+  if (!run.only.length) return { selected: loaded, combineOrder };
+  const unknown = run.only.filter((id) => !byId.has(id));
+  if (unknown.length) throw new UserError(`--only: no experiment ${unknown.join(', ')} (known: ${[...byId.keys()].join(', ') || 'none'})`);
+  // An experiment's needs come along: its combine reads their numbers.
+  const wanted = new Set<string>();
+  const add = (id: string) => {
+    if (wanted.has(id)) return;
+    wanted.add(id);
+    for (const n of byId.get(id)!.def.needs ?? []) add(n);
+  };
+  for (const id of run.only) add(id);
+  return { selected: loaded.filter((l) => wanted.has(l.def.id)), combineOrder };
+}
+
+/** Experiment ids, each after the ones it needs, otherwise in registry order; a cycle is an error naming it. */
+export function dependencyOrder(defs: Pick<ExperimentDefinition, 'id' | 'needs'>[]): string[] {
+  const byId = new Map(defs.map((d) => [d.id, d]));
+  const out: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string, path: string[]) => {
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'visiting') throw new UserError(`experiments need each other in a cycle: ${[...path.slice(path.indexOf(id)), id].join(' → ')}`);
+    state.set(id, 'visiting');
+    for (const n of byId.get(id)?.needs ?? []) if (byId.has(n)) visit(n, [...path, id]);
+    state.set(id, 'done');
+    out.push(id);
+  };
+  for (const d of defs) visit(d.id, []);
+  return out;
+}
+
+// ---------------------------------------------------------------- plan
 
 function fileSha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -173,47 +412,6 @@ function jobSeed(experiment: string, spec: JobSpec): number {
   return s;
 }
 
-function validateDefinition(def: unknown, path: string): asserts def is ExperimentDefinition {
-  const d = def as Partial<ExperimentDefinition> | undefined;
-  const bad = (what: string) => new UserError(`${path}: ${what} (export default defineExperiment({...}))`);
-  if (!d || typeof d !== 'object') throw bad('no default export');
-  if (typeof d.id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(d.id)) throw bad(`id ${JSON.stringify(d.id)} is not kebab-case`);
-  if (typeof d.title !== 'string') throw bad('title is missing');
-  if (typeof d.runJob !== 'function') throw bad('runJob is missing');
-  if (typeof d.combine !== 'function') throw bad('combine is missing');
-  if (!d.clauses || typeof d.clauses !== 'object') throw bad('clauses are missing');
-  if (d.jobs !== undefined && typeof d.jobs !== 'function') throw bad('jobs must be a function of the config');
-  if (d.needs !== undefined && !(Array.isArray(d.needs) && d.needs.every((n) => typeof n === 'string'))) throw bad('needs must be an array of experiment ids');
-}
-
-/** The figures module of an experiment module: `figures/<same file name>` beside it (experiments/figures/first-wave.ts). */
-export function figuresModulePath(experimentFile: string): string {
-  return join(dirname(experimentFile), 'figures', basename(experimentFile));
-}
-
-/**
- * Bundles and imports an experiment's figures module, if it has one. Its own
- * bundle, so its code is in no job key: editing it re-renders, never reruns.
- */
-async function loadFigures(root: string, bundleDir: string, path: string, file: string, def: ExperimentDefinition): Promise<Figures> {
-  const figFile = figuresModulePath(file);
-  if (!existsSync(figFile)) return def.figures ?? {};
-  const rel = toPosix(relative(root, figFile));
-  if (def.figures !== undefined) throw new UserError(`${path}: has figures and so does ${rel}; keep them in ${rel} only (figure code in the experiment module is in every job's key)`);
-  let bundle: ExperimentBundle;
-  try {
-    bundle = await bundleFigures({ root, entry: figFile, outDir: bundleDir, name: `figures.${basename(figFile).replace(/\.[^.]+$/, '')}` });
-  } catch (err) {
-    const first = (err as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors?.[0];
-    throw new UserError(`${rel}: cannot bundle: ${first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : (err as Error).message}`);
-  }
-  const figures = ((await import(pathToFileURL(bundle.file).href)) as { figures?: unknown }).figures;
-  if (!figures || typeof figures !== 'object' || Array.isArray(figures) || !Object.values(figures).every((f) => typeof f === 'function')) {
-    throw new UserError(`${rel}: must export const figures: Figures<Data> = { name: (data) => FigureSpec, … }`);
-  }
-  return figures as Figures;
-}
-
 function uniq<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }
@@ -231,136 +429,9 @@ function planLine(p: Planned, force: boolean): string {
   return `${stale.length ? 'stale' : 'corrupt'}: ${shown}${of}`;
 }
 
-async function writeIfChanged(write: WriteFile, path: string, data: string | Uint8Array): Promise<boolean> {
-  try {
-    const old = await readFile(path);
-    if (old.equals(typeof data === 'string' ? Buffer.from(data) : Buffer.from(data))) return false;
-  } catch {
-    /* absent */
-  }
-  await write(path, data);
-  return true;
-}
-
-function readJson<T>(path: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-export interface Provenance {
-  file: string;
-  configHash: string;
-  seeds: number[];
-  jobs: number;
-  /** Compute time of the jobs when they ran (summed; from the cache when fresh). Not deterministic: never in numbers or SVGs. */
-  runtimeMs: number;
-  /** Files in the bundled import closure. */
-  closure: number;
-  lockfile: string;
-  node: string;
-}
-
-export interface FigureIndexEntry {
-  experiment: string;
-  figure: string;
-  title: string;
-  caption: string;
-  alt: string;
-  /** File names inside the figures folder. */
-  svg: string;
-  png: string | null;
-  width: number;
-  height: number;
-  clauses: Clauses;
-  provenance: Provenance;
-}
-
-export interface ExperimentIndexEntry {
-  id: string;
-  title: string;
-  needs: string[];
-  config: unknown;
-  clauses: Clauses;
-  provenance: Provenance;
-  inputs: Record<string, string>;
-  /** The bundled import closure (root-relative path → sha256): what `stopwatches diff` compares to say why outputs moved. */
-  files: Record<string, string>;
-  numbers: string[];
-  figures: string[];
-}
-
-/** Runs the pipeline. Throws UserError for what the user can fix, InterruptedError on abort. */
-export async function runPipeline(options: RunOptions): Promise<RunResult> {
-  const root = resolve(options.root);
-  const fx: Effects = { ...defaultEffects(), ...options.effects };
-  const log = (l: string) => fx.reporter.log(l);
-  const cacheDir = options.cacheDir ?? join(root, '.cache', 'experiments');
-  const bundleDir = options.bundleDir ?? join(root, '.cache', 'bundles');
-  if (relative(root, resolve(bundleDir)).startsWith('..')) throw new UserError(`bundleDir ${bundleDir} must be inside the project root ${root}`);
-  const outDir = options.outDir ?? join(root, 'src', 'generated');
-  const snapshotDir = options.snapshotDir ?? join(root, 'test', 'snapshots');
-  const lockfilePath = options.lockfile ?? join(root, 'package-lock.json');
-  const force = options.force ?? false;
-  const signal = options.signal;
-  const checkAbort = () => {
-    if (signal?.aborted) throw new InterruptedError(removeTempFiles());
-  };
-
-  sweepOrphanTemps(cacheDir);
-  const cache = new JobCache(cacheDir, fx.writeCacheEntry);
-
-  // 1. Load: bundle every registered module (its closure is its code identity) and import the bundle;
-  //    its figures module, if any, is bundled apart (in no key).
-  const { present, absent } = resolveRegistry(root, options.registry);
-  const loaded: Loaded[] = await Promise.all(
-    present.map(async ({ path, file }) => {
-      let bundle: ExperimentBundle;
-      try {
-        bundle = await bundleExperiment({ root, entry: file, rngModule: RNG_MODULE, codecModule: CODEC_MODULE, outDir: bundleDir, name: basename(file).replace(/\.[^.]+$/, '') });
-      } catch (err) {
-        const errors = (err as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors;
-        const first = errors?.[0];
-        throw new UserError(`${path}: cannot bundle: ${first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : (err as Error).message}`);
-      }
-      const mod = (await import(pathToFileURL(bundle.file).href)) as { experiment?: unknown };
-      validateDefinition(mod.experiment, path);
-      const figures = await loadFigures(root, bundleDir, path, file, mod.experiment);
-      return { path, file, bundle, def: mod.experiment, figures };
-    }),
-  );
-  const byId = new Map<string, Loaded>();
-  for (const l of loaded) {
-    const prior = byId.get(l.def.id);
-    if (prior) throw new UserError(`experiment id ${l.def.id} is used by both ${prior.path} and ${l.path}`);
-    byId.set(l.def.id, l);
-  }
-  for (const l of loaded) {
-    for (const need of l.def.needs ?? []) {
-      if (!byId.has(need)) throw new UserError(`${l.path}: needs ${need}, which is not in the registry (known: ${[...byId.keys()].join(', ')})`);
-    }
-  }
-  const combineOrder = dependencyOrder(loaded.map((l) => l.def));
-  let wanted: Set<string> | undefined;
-  if (options.only?.length) {
-    const unknown = options.only.filter((id) => !byId.has(id));
-    if (unknown.length) throw new UserError(`--only: no experiment ${unknown.join(', ')} (known: ${[...byId.keys()].join(', ') || 'none'})`);
-    // An experiment's needs come along: its combine reads their numbers.
-    wanted = new Set<string>();
-    const add = (id: string) => {
-      if (wanted!.has(id)) return;
-      wanted!.add(id);
-      for (const n of byId.get(id)!.def.needs ?? []) add(n);
-    };
-    for (const id of options.only) add(id);
-  }
-  const selected = loaded.filter((l) => !wanted || wanted.has(l.def.id));
-  checkAbort();
-
-  // 2. Plan: a key per job, looked up in the cache; one line per experiment.
-  const lockfile = existsSync(lockfilePath) ? fileSha256(lockfilePath) : 'none';
+async function plan(run: Run, selected: Loaded[]): Promise<Planned[]> {
+  const cache = new JobCache(run.cacheDir, run.fx.writeCacheEntry);
+  const lockfile = existsSync(run.lockfilePath) ? fileSha256(run.lockfilePath) : 'none';
   const node = process.versions.node;
   const planned: Planned[] = [];
   for (const l of selected) {
@@ -373,7 +444,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       throw new UserError(`${l.path}: ${(err as Error).message}`);
     }
     const configHash = sha256(configJson);
-    const inputs = hashInputs(root, def.id, def.inputs ?? []);
+    const inputs = hashInputs(run.root, def.id, def.inputs ?? []);
     const specs: JobSpec[] = def.jobs ? def.jobs(def.config) : [{ id: 'all', params: {} }];
     const seen = new Set<string>();
     const jobs: PlannedJob[] = [];
@@ -390,93 +461,102 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       const seed = jobSeed(def.id, spec);
       const manifest: JobManifest = { experiment: def.id, job: spec.id, params, seed, config: configHash, files: l.bundle.files, inputs, lockfile, node };
       const key = jobKey(manifest);
-      const lookup = force ? ({ status: 'forced' } as const) : await cache.lookup(manifest, key);
-      jobs.push({ spec: { id: spec.id, params }, seed, manifest, key, lookup });
+      const lookup = run.force ? ({ status: 'forced' } as const) : await cache.lookup(manifest, key);
+      const job: PlannedJob = { spec: { id: spec.id, params }, seed, manifest, key, lookup };
+      if (lookup.status === 'fresh') {
+        job.text = lookup.text;
+        job.runtimeMs = lookup.header.runtimeMs;
+      }
+      jobs.push(job);
     }
-    const timeoutS = options.timeoutSeconds ?? def.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+    const timeoutS = run.timeoutSeconds ?? def.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
     const p: Planned = { loaded: l, id: def.id, configHash, inputs, jobs, timeoutMs: timeoutS * 1000, plan: '' };
-    p.plan = planLine(p, force);
+    p.plan = planLine(p, run.force);
     planned.push(p);
   }
   const width = Math.max(0, ...planned.map((p) => p.id.length));
-  for (const p of planned) log(`${p.id.padEnd(width)}  ${p.plan}`);
-  for (const a of absent) log(`${'(skipped)'.padEnd(width)}  ${a} is not written yet`);
-  if (planned.length === 0) log('no experiments registered (experiments/index.ts)');
-  checkAbort();
+  for (const p of planned) run.log(`${p.id.padEnd(width)}  ${p.plan}`);
+  if (planned.length === 0) run.log('no experiments registered (experiments/index.ts)');
+  run.checkAbort();
+  return planned;
+}
 
-  // 3. Run the misses on the pool; each finished job is cached at once (a later failure keeps it).
-  for (const p of planned) for (const j of p.jobs) if (j.lookup.status === 'fresh') {
-    j.text = j.lookup.text;
-    j.runtimeMs = j.lookup.header.runtimeMs;
-  }
+// ---------------------------------------------------------------- execute
+
+/** Worker threads for `misses` jobs: never more than the jobs, nor than the cores. */
+export function workerCount(requested: number | undefined, misses: number, cores = defaultThreads()): number {
+  return Math.max(1, Math.min(requested ?? cores, misses, cores));
+}
+
+/** Runs the misses on the pool; each finished job is cached at once (a later failure keeps it). */
+async function execute(run: Run, planned: Planned[]): Promise<void> {
+  const { fx, signal } = run;
+  const cache = new JobCache(run.cacheDir, fx.writeCacheEntry);
   const misses = planned.flatMap((p) => p.jobs.filter((j) => j.text === undefined).map((j) => ({ p, j })));
-  if (options.submitOrder === 'reverse') misses.reverse();
-  if (misses.length) {
-    const threads = Math.max(1, Math.min(options.jobs ?? defaultThreads(), misses.length));
-    log(`running ${misses.length} job${misses.length === 1 ? '' : 's'} on ${threads} worker${threads === 1 ? '' : 's'}`);
-    fx.reporter.queued?.(misses.length);
-    // Per experiment: jobs left, and when its first job started (for its "done" line).
-    const left = new Map<string, { n: number; start: number }>();
-    for (const { p } of misses) left.set(p.id, { n: (left.get(p.id)?.n ?? 0) + 1, start: Number.POSITIVE_INFINITY });
-    const runner = fx.createRunner(threads);
-    const stop = new AbortController();
-    const jobSignal = signal ? AbortSignal.any([stop.signal, signal]) : stop.signal;
-    let firstError: unknown;
-    try {
-      await Promise.all(
-        misses.map(async ({ p, j }) => {
-          const label = `${p.id}/${j.spec.id}`;
-          let start = performance.now();
-          let started = false;
-          const begin = () => {
-            if (started) return;
-            started = true;
-            start = performance.now();
-            const e = left.get(p.id)!;
-            e.start = Math.min(e.start, start);
-            fx.reporter.jobStart(label);
-          };
-          try {
-            const text = await runner.run(
-              { bundle: p.loaded.bundle.file, experiment: p.id, job: j.spec.id, params: j.spec.params, seed: j.seed, root },
-              { timeoutMs: p.timeoutMs, signal: jobSignal, onStart: begin, onProgress: (pr) => (begin(), fx.reporter.jobProgress(label, pr)) },
-            );
-            begin();
-            const ms = Math.round(performance.now() - start);
-            fx.reporter.jobDone(label, ms);
-            const e = left.get(p.id)!;
-            if (--e.n === 0) fx.reporter.experimentDone?.(p.id, p.jobs.filter((x) => x.lookup.status !== 'fresh').length, performance.now() - e.start);
-            await cache.store(j.manifest, j.key, text, ms);
-            j.text = text;
-            j.runtimeMs = ms;
-          } catch (err) {
-            if (firstError === undefined) {
-              firstError = err;
-              stop.abort(err); // fail fast: the other jobs' results would not be combined anyway
-            }
+  if (run.submitOrder === 'reverse') misses.reverse();
+  if (!misses.length) return;
+  const threads = workerCount(run.jobs, misses.length);
+  const capped = run.jobs !== undefined && run.jobs > threads ? ` (--jobs ${run.jobs} capped at ${threads}: ${misses.length} job${misses.length === 1 ? '' : 's'} to run, ${defaultThreads()} core${defaultThreads() === 1 ? '' : 's'})` : '';
+  run.log(`running ${misses.length} job${misses.length === 1 ? '' : 's'} on ${threads} worker${threads === 1 ? '' : 's'}${capped}`);
+  fx.reporter.queued?.(misses.length);
+  // Per experiment: jobs left, and when its first job started (for its "done" line).
+  const left = new Map<string, { n: number; start: number }>();
+  for (const { p } of misses) left.set(p.id, { n: (left.get(p.id)?.n ?? 0) + 1, start: Number.POSITIVE_INFINITY });
+  const runner = fx.createRunner(threads);
+  const stop = new AbortController();
+  const jobSignal = signal ? AbortSignal.any([stop.signal, signal]) : stop.signal;
+  let firstError: unknown;
+  try {
+    await Promise.all(
+      misses.map(async ({ p, j }) => {
+        const label = `${p.id}/${j.spec.id}`;
+        let start = performance.now();
+        let started = false;
+        const begin = () => {
+          if (started) return;
+          started = true;
+          start = performance.now();
+          const e = left.get(p.id)!;
+          e.start = Math.min(e.start, start);
+          fx.reporter.jobStart(label);
+        };
+        try {
+          const text = await runner.run(
+            { bundle: p.loaded.bundle.file, experiment: p.id, job: j.spec.id, params: j.spec.params, seed: j.seed, root: run.root },
+            { timeoutMs: p.timeoutMs, signal: jobSignal, onStart: begin, onProgress: (pr) => (begin(), fx.reporter.jobProgress(label, pr)) },
+          );
+          begin();
+          const ms = Math.round(performance.now() - start);
+          fx.reporter.jobDone(label, ms);
+          const e = left.get(p.id)!;
+          if (--e.n === 0) fx.reporter.experimentDone?.(p.id, p.jobs.filter((x) => x.lookup.status !== 'fresh').length, performance.now() - e.start);
+          await cache.store(j.manifest, j.key, text, ms);
+          j.text = text;
+          j.runtimeMs = ms;
+        } catch (err) {
+          if (firstError === undefined) {
+            firstError = err;
+            stop.abort(err); // fail fast: the other jobs' results would not be combined anyway
           }
-        }),
-      );
-    } finally {
-      await runner.destroy();
-    }
-    if (signal?.aborted) throw new InterruptedError(removeTempFiles());
-    if (firstError !== undefined) {
-      removeTempFiles();
-      throw firstError;
-    }
+        }
+      }),
+    );
+  } finally {
+    await runner.destroy();
   }
-  checkAbort();
+  if (signal?.aborted) throw new InterruptedError(removeTempFiles());
+  if (firstError !== undefined) {
+    removeTempFiles();
+    throw firstError;
+  }
+  run.checkAbort();
+}
 
-  // 4. Combine in registry order, then figures; all in the main thread (cheap, pure).
-  const figuresDir = join(outDir, 'figures');
-  const dataDir = join(outDir, 'data');
-  const parts: { experiment: string; numbers: Numbers }[] = [];
-  const figureIndex: Record<string, FigureIndexEntry> = {};
-  const experimentIndex: ExperimentIndexEntry[] = [];
-  const producedFigures: string[] = [];
-  // Combine in dependency order (an experiment after those it needs), output in registry order.
-  const combinedById = new Map<string, { data: unknown; numbers: Numbers }>();
+// ---------------------------------------------------------------- combine
+
+/** Combines in dependency order (an experiment after those it needs); all in the main thread (cheap, pure). */
+function combine(run: Run, planned: Planned[], combineOrder: string[]): Map<string, Combined> {
+  const combined = new Map<string, Combined>();
   const plannedById = new Map(planned.map((p) => [p.id, p]));
   for (const id of combineOrder) {
     const p = plannedById.get(id);
@@ -487,156 +567,156 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
       number(full: string) {
         const owner = (def.needs ?? []).find((n) => full.startsWith(`${n}.`));
         if (!owner) throw new UserError(`${def.id}: deps.number(${JSON.stringify(full)}): not a number of an experiment it needs (needs: ${(def.needs ?? []).join(', ') || 'none'})`);
-        const v = combinedById.get(owner)?.numbers[full.slice(owner.length + 1)];
+        const v = combined.get(owner)?.numbers[full.slice(owner.length + 1)];
         if (!v) throw new UserError(`${def.id}: deps.number(${JSON.stringify(full)}): ${owner} has no such number`);
         return { ...v, experiment: owner };
       },
     };
-    let combined: { data: unknown; numbers: Numbers };
+    let out: Combined;
     try {
-      combined = def.combine(def.config, results, deps) as typeof combined;
+      out = def.combine(def.config, results, deps) as Combined;
     } catch (err) {
-      if (!(err instanceof UserError)) (err as Error).message = `${def.id}: combine failed: ${(err as Error).message}`;
-      throw err;
+      if (err instanceof UserError) throw err;
+      throw new UserError(`${def.id}: combine failed: ${errorText(err)}`, 1);
     }
-    if (!combined || typeof combined !== 'object' || !('numbers' in combined)) throw new UserError(`${def.id}: combine() must return { data, numbers }`);
-    validateNumbers(def.id, combined.numbers);
-    combinedById.set(id, combined);
+    if (!out || typeof out !== 'object' || !('numbers' in out)) throw new UserError(`${def.id}: combine() must return { data, numbers }`);
+    validateNumbers(def.id, out.numbers);
+    combined.set(id, out);
   }
+  run.checkAbort();
+  return combined;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
+}
+
+// ---------------------------------------------------------------- draw
+
+async function writeIfChanged(write: WriteFile, path: string, data: string | Uint8Array): Promise<boolean> {
+  try {
+    const old = await readFile(path);
+    if (old.equals(typeof data === 'string' ? Buffer.from(data) : Buffer.from(data))) return false;
+  } catch {
+    /* absent or unreadable: write it */
+  }
+  await write(path, data);
+  return true;
+}
+
+/**
+ * The figure index of the previous build, for tying PNGs to their SVGs. An
+ * unreadable one is no error here: every PNG is then redrawn.
+ */
+function previousFigureIndex(run: Run): FigureIndex {
+  try {
+    return readJsonIfPresent(run.out.figureIndex, SCHEMAS.figureIndex, 'it is rewritten by this build') ?? {};
+  } catch (err) {
+    run.log(`corrupt: ${run.rel(run.out.figureIndex)} (${(err as Error).message.split(';')[0]}); every PNG is redrawn`);
+    return {};
+  }
+}
+
+async function fileHash(path: string): Promise<string | undefined> {
+  try {
+    return sha256(await readFile(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Renders figures (SVG, and the PNG drawn from exactly that SVG) and writes
+ * each experiment's data. A PNG is kept only when the previous index says it
+ * was drawn from the same SVG bytes and the file still has the bytes it had
+ * then; otherwise (missing, drawn from another SVG, corrupt) it is redrawn.
+ */
+async function draw(run: Run, planned: Planned[], combined: Map<string, Combined>): Promise<{ drawn: Map<string, Drawn>; pngsDrawn: string[] }> {
+  const { fx } = run;
+  const previous = previousFigureIndex(run);
+  const lockfile = existsSync(run.lockfilePath) ? fileSha256(run.lockfilePath).slice(0, 16) : 'none';
+  const drawn = new Map<string, Drawn>();
+  const pngsDrawn: string[] = [];
   for (const p of planned) {
     const { def } = p.loaded;
-    const combined = combinedById.get(p.id)!;
-    parts.push({ experiment: def.id, numbers: combined.numbers });
+    const c = combined.get(p.id)!;
     const provenance: Provenance = {
       file: p.loaded.path,
       configHash: p.configHash,
       seeds: uniq(p.jobs.map((j) => j.seed)),
       jobs: p.jobs.length,
-      runtimeMs: p.jobs.reduce((s, j) => s + (j.runtimeMs ?? 0), 0),
       closure: Object.keys(p.loaded.bundle.files).length,
-      lockfile: lockfile.slice(0, 16),
-      node,
+      lockfile,
+      node: process.versions.node,
     };
-    const figureKeys: string[] = [];
+    const figures: FigureIndex = {};
     for (const [name, fn] of Object.entries(p.loaded.figures)) {
       const key = `${def.id}.${name}`;
       let spec: FigureSpec;
       try {
-        spec = fn(combined.data);
+        spec = fn(c.data);
       } catch (err) {
-        (err as Error).message = `figure ${key} failed: ${(err as Error).message}`;
-        throw err;
+        throw new UserError(`figure ${key} failed: ${errorText(err)}`, 1);
       }
       for (const f of ['title', 'caption', 'alt'] as const) {
         if (typeof spec?.[f] !== 'string' || !spec[f]) throw new UserError(`figure ${key}: ${f} is missing`);
       }
       const svg = renderSvg(spec, key);
-      const svgPath = join(figuresDir, `${key}.svg`);
-      const pngPath = join(figuresDir, `${key}.png`);
-      const svgChanged = await writeIfChanged(fx.writeFile, svgPath, svg);
-      if (options.png !== false && (svgChanged || !existsSync(pngPath))) await fx.writeFile(pngPath, await renderPng(svg));
+      const svgSha256 = sha256(svg);
+      await writeIfChanged(fx.writeFile, run.out.svg(key), svg);
+      let pngSha256: string | null = null;
+      if (run.png) {
+        const before = previous[key];
+        const onDisk = await fileHash(run.out.png(key));
+        if (before?.svgSha256 === svgSha256 && before.pngSha256 && onDisk === before.pngSha256) pngSha256 = onDisk;
+        else {
+          const png = await renderPng(svg);
+          await fx.writeFile(run.out.png(key), png);
+          pngSha256 = sha256(png);
+          pngsDrawn.push(key);
+        }
+      }
       const w = Number(/\swidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
       const h = Number(/\sheight="([\d.]+)"/.exec(svg)?.[1] ?? 0);
-      figureIndex[key] = { experiment: def.id, figure: name, title: spec.title, caption: spec.caption, alt: spec.alt, svg: `${key}.svg`, png: options.png === false ? null : `${key}.png`, width: w, height: h, clauses: def.clauses, provenance };
-      figureKeys.push(key);
-      producedFigures.push(key);
-      checkAbort();
+      const entry: FigureIndexEntry = {
+        experiment: def.id,
+        figure: name,
+        title: spec.title,
+        caption: spec.caption,
+        alt: spec.alt,
+        svg: `${key}.svg`,
+        png: run.png ? `${key}.png` : null,
+        svgSha256,
+        pngSha256,
+        width: w,
+        height: h,
+        clauses: def.clauses,
+        provenance,
+      };
+      figures[key] = entry;
+      run.checkAbort();
     }
-    await writeIfChanged(fx.writeFile, join(dataDir, `${def.id}.json`), `${JSON.stringify(combined.data ?? null)}\n`);
-    experimentIndex.push({
-      id: def.id,
-      title: def.title,
-      needs: def.needs ?? [],
-      config: def.config,
-      clauses: def.clauses,
-      provenance,
-      inputs: p.inputs,
-      files: p.loaded.bundle.files,
-      numbers: Object.keys(combined.numbers).map((id) => `${def.id}.${id}`).sort(),
-      figures: figureKeys,
+    await writeIfChanged(fx.writeFile, run.out.dataFile(def.id), `${JSON.stringify(c.data ?? null)}\n`);
+    drawn.set(p.id, {
+      figures,
+      experiment: {
+        id: def.id,
+        title: def.title,
+        needs: def.needs ?? [],
+        config: def.config,
+        clauses: def.clauses,
+        provenance,
+        inputs: p.inputs,
+        files: p.loaded.bundle.files,
+        numbers: Object.keys(c.numbers).map((id) => `${def.id}.${id}`).sort(),
+        figures: Object.keys(figures),
+      },
     });
   }
-
-  // 5. Outputs. With --only, the other experiments keep what the previous build wrote.
-  const registryIds = loaded.map((l) => l.def.id);
-  const ran = new Set(planned.map((p) => p.id));
-  const partial = !!options.only?.length;
-  const keep = (experiment: string) => partial && !ran.has(experiment) && registryIds.includes(experiment);
-  const numbersPath = join(outDir, 'numbers.json');
-  const previousNumbers = partial ? (readJson<NumbersFile>(numbersPath) ?? {}) : {};
-  const kept: NumbersFile = {};
-  for (const [id, v] of Object.entries(previousNumbers)) if (keep(v.experiment)) kept[id] = v;
-  const numbers = sortNumbers(mergeNumbers(parts, kept));
-  await writeIfChanged(fx.writeFile, numbersPath, formatNumbersFile(numbers));
-
-  const previousFigures = partial ? (readJson<Record<string, FigureIndexEntry>>(join(figuresDir, 'index.json')) ?? {}) : {};
-  const previousExperiments = partial ? (readJson<{ experiments: ExperimentIndexEntry[] }>(join(outDir, 'experiments.json'))?.experiments ?? []) : [];
-  const allFigures: Record<string, FigureIndexEntry> = {};
-  const allExperiments: ExperimentIndexEntry[] = [];
-  for (const id of registryIds) {
-    if (ran.has(id)) {
-      for (const [k, v] of Object.entries(figureIndex)) if (v.experiment === id) allFigures[k] = v;
-      allExperiments.push(experimentIndex.find((e) => e.id === id)!);
-    } else if (keep(id)) {
-      for (const [k, v] of Object.entries(previousFigures)) if (v.experiment === id) allFigures[k] = v;
-      const e = previousExperiments.find((x) => x.id === id);
-      if (e) allExperiments.push(e);
-    }
-  }
-  await writeIfChanged(fx.writeFile, join(figuresDir, 'index.json'), `${JSON.stringify(allFigures, null, 2)}\n`);
-  await writeIfChanged(fx.writeFile, join(outDir, 'experiments.json'), `${JSON.stringify({ experiments: allExperiments }, null, 2)}\n`);
-  // Outputs of figures and experiments that no longer exist would linger in the site: remove them.
-  await removeStale(figuresDir, new Set(Object.keys(allFigures).flatMap((k) => [`${k}.svg`, `${k}.png`]).concat('index.json')));
-  await removeStale(dataDir, new Set(allExperiments.map((e) => `${e.id}.json`)));
-
-  // 6. Against the committed snapshot.
-  const snapshotNumbersPath = join(snapshotDir, 'numbers.json');
-  const snapshotNumbers = readJson<NumbersFile>(snapshotNumbersPath);
-  const numberChanges = snapshotNumbers ? diffNumbers(snapshotNumbers, numbers) : null;
-  const figureChanges = compareFigureSnapshots(join(snapshotDir, 'figures'), figuresDir, Object.keys(allFigures));
-  const rel = toPosix(relative(root, snapshotDir)) || '.';
-  if (!snapshotNumbers) {
-    log(`no snapshot yet (${rel}/numbers.json): accept this build with: npm run snapshot`);
-  } else if (numberChanges!.length === 0 && figureChanges.length === 0) {
-    log(`numbers and figures match ${rel}/ (${Object.keys(numbers).length} numbers, ${Object.keys(allFigures).length} figures)`);
-  } else {
-    const changed = numberChanges!.filter((c) => c.old && c.new).length;
-    const added = numberChanges!.filter((c) => !c.old).length;
-    const gone = numberChanges!.filter((c) => !c.new).length;
-    log(`numbers: ${changed} changed, ${added} new, ${gone} gone against ${rel}/numbers.json; figures: ${figureChanges.length} changed`);
-    const lines = describeNumberChanges(numberChanges!);
-    for (const l of lines.slice(0, 10)) log(`  ${l}`);
-    if (lines.length > 10) log(`  … ${lines.length - 10} more`);
-    if (figureChanges.length) log(`  figures: ${figureChanges.join(', ')}`);
-    log('accept them with: npm run snapshot');
-  }
-
-  return {
-    experiments: planned.map((p) => ({ id: p.id, file: p.loaded.path, plan: p.plan, jobs: p.jobs.length, ran: p.jobs.filter((j) => j.lookup.status !== 'fresh').length })),
-    absent,
-    numbers,
-    figures: Object.keys(allFigures),
-    numberChanges,
-    figureChanges,
-  };
+  return { drawn, pngsDrawn };
 }
 
-/** Experiment ids, each after the ones it needs, otherwise in registry order; a cycle is an error naming it. */
-export function dependencyOrder(defs: Pick<ExperimentDefinition, 'id' | 'needs'>[]): string[] {
-  const byId = new Map(defs.map((d) => [d.id, d]));
-  const out: string[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (id: string, path: string[]) => {
-    if (state.get(id) === 'done') return;
-    if (state.get(id) === 'visiting') throw new UserError(`experiments need each other in a cycle: ${[...path.slice(path.indexOf(id)), id].join(' → ')}`);
-    state.set(id, 'visiting');
-    for (const n of byId.get(id)?.needs ?? []) if (byId.has(n)) visit(n, [...path, id]);
-    state.set(id, 'done');
-    out.push(id);
-  };
-  for (const d of defs) visit(d.id, []);
-  return out;
-}
+// ---------------------------------------------------------------- publish
 
 async function removeStale(dir: string, keepNames: Set<string>): Promise<void> {
   let names: string[];
@@ -648,20 +728,103 @@ async function removeStale(dir: string, keepNames: Set<string>): Promise<void> {
   for (const n of names) if (!keepNames.has(n) && !n.includes('.tmp-')) await rm(join(dir, n), { force: true, recursive: true });
 }
 
-/** Figure keys whose SVG differs from the snapshot's (or that are new or gone), sorted. */
-export function compareFigureSnapshots(snapshotFigures: string, figuresDir: string, keys: string[]): string[] {
-  const out = new Set<string>();
-  for (const k of keys) {
-    const a = join(snapshotFigures, `${k}.svg`);
-    const b = join(figuresDir, `${k}.svg`);
-    if (!existsSync(a) || !existsSync(b) || !readFileSync(a).equals(readFileSync(b))) out.add(k);
+/**
+ * Writes numbers.json, number-ids.d.ts and the indexes (with `--only`, the other
+ * experiments keep what the previous build wrote), compares the whole build
+ * with the snapshot, and records run times outside the deterministic outputs.
+ */
+async function publish(run: Run, loaded: Loaded[], planned: Planned[], combined: Map<string, Combined>, drawn: Map<string, Drawn>): Promise<Omit<RunResult, 'pngsDrawn'>> {
+  const { fx, out } = run;
+  const registryIds = loaded.map((l) => l.def.id);
+  const ran = new Set(planned.map((p) => p.id));
+  const partial = run.only.length > 0;
+  const keep = (experiment: string) => partial && !ran.has(experiment) && registryIds.includes(experiment);
+  const fix = 'run a full build (without --only) to rewrite it';
+  const previousNumbers = partial ? (readJsonIfPresent(out.numbers, SCHEMAS.numbers, fix, run.rel(out.numbers)) ?? {}) : {};
+  const previousFigures = partial ? (readJsonIfPresent(out.figureIndex, SCHEMAS.figureIndex, fix, run.rel(out.figureIndex)) ?? {}) : {};
+  const previousExperiments = partial ? (readJsonIfPresent(out.experiments, SCHEMAS.experiments, fix, run.rel(out.experiments))?.experiments ?? []) : [];
+
+  const kept: NumbersFile = {};
+  for (const [id, v] of Object.entries(previousNumbers)) if (keep(v.experiment)) kept[id] = v;
+  const numbers = sortNumbers(mergeNumbers(planned.map((p) => ({ experiment: p.id, numbers: combined.get(p.id)!.numbers })), kept));
+  await writeIfChanged(fx.writeFile, out.numbers, formatNumbersFile(numbers));
+  await writeIfChanged(fx.writeFile, out.numberIds, formatNumberIds(numbers));
+
+  const figures: FigureIndex = {};
+  const experiments: Omit<ExperimentIndexEntry, 'snapshot'>[] = [];
+  for (const id of registryIds) {
+    const d = drawn.get(id);
+    if (d) {
+      Object.assign(figures, d.figures);
+      experiments.push(d.experiment);
+    } else if (keep(id)) {
+      for (const [k, v] of Object.entries(previousFigures)) if (v.experiment === id) figures[k] = v;
+      const e = previousExperiments.find((x) => x.id === id);
+      if (e) experiments.push(e);
+    }
   }
-  let snap: string[] = [];
+  // Outputs of figures and experiments that no longer exist would linger in the site: remove them.
+  await removeStale(out.figures, new Set(Object.keys(figures).flatMap((k) => [`${k}.svg`, `${k}.png`]).concat('index.json')));
+  await removeStale(out.data, new Set(experiments.map((e) => `${e.id}.json`)));
+
+  // The snapshot comparison covers numbers, SVGs and PNGs; each experiment records where it stands.
+  const comparison = compareWithSnapshot(run, numbers, figures);
+  const experimentIndex: ExperimentIndexEntry[] = experiments.map((e) => ({ ...e, snapshot: snapshotStatus(e.id, comparison) }));
+  await writeIfChanged(fx.writeFile, out.figureIndex, `${JSON.stringify(figures, null, 2)}\n`);
+  await writeIfChanged(fx.writeFile, out.experiments, `${JSON.stringify({ experiments: experimentIndex }, null, 2)}\n`);
+  await writeRuntimes(run, planned);
+  reportComparison(run, comparison, numbers, figures);
+
+  return {
+    experiments: planned.map((p) => ({ id: p.id, file: p.loaded.path, plan: p.plan, jobs: p.jobs.length, ran: p.jobs.filter((j) => j.lookup.status !== 'fresh').length })),
+    numbers,
+    figures: Object.keys(figures),
+    numberChanges: comparison?.numbers ?? null,
+    figureChanges: comparison?.figures.map((f) => f.key) ?? [],
+  };
+}
+
+/** This build against the snapshot folder; null when there is no snapshot yet. */
+function compareWithSnapshot(run: Run, numbers: NumbersFile, figures: FigureIndex): Comparison | null {
+  if (!existsSync(run.snapshot.numbers)) return null;
+  const baseline = readOutputDir(run.snapshot.dir, run.rel(run.snapshot.dir), 'accept a baseline with `npm run snapshot`, or restore the committed one with `git checkout -- test/snapshots`');
+  const files = new Map<string, Buffer>();
+  for (const e of Object.values(figures)) {
+    files.set(e.svg, readFileSync(join(run.out.figures, e.svg)));
+    if (e.png) files.set(e.png, readFileSync(join(run.out.figures, e.png)));
+  }
+  return compareOutputs(baseline, { label: run.rel(run.out.dir), numbers, figures: files, data: null, where: (p) => p });
+}
+
+function reportComparison(run: Run, c: Comparison | null, numbers: NumbersFile, figures: FigureIndex): void {
+  const rel = run.rel(run.snapshot.dir);
+  if (!c) {
+    run.log(`no snapshot yet (${rel}/numbers.json): accept this build with: npm run snapshot`);
+    return;
+  }
+  if (c.numbers.length === 0 && c.figures.length === 0) {
+    run.log(`numbers and figures match ${rel}/ (${Object.keys(numbers).length} numbers, ${Object.keys(figures).length} figures)`);
+    return;
+  }
+  const changed = c.numbers.filter((n) => n.old && n.new).length;
+  const added = c.numbers.filter((n) => !n.old).length;
+  const gone = c.numbers.filter((n) => !n.new).length;
+  run.log(`numbers: ${changed} changed, ${added} new, ${gone} gone against ${rel}/numbers.json; figures: ${c.figures.length} changed`);
+  const lines = describeNumberChanges(c.numbers);
+  for (const l of lines.slice(0, 10)) run.log(`  ${l}`);
+  if (lines.length > 10) run.log(`  … ${lines.length - 10} more`);
+  if (c.figures.length) run.log(`  figures: ${c.figures.map((f) => `${f.key}${f.kind === 'changed' ? ` (${[f.svg ? 'SVG' : '', f.png ? 'PNG' : ''].filter(Boolean).join(', ')})` : ` (${f.kind})`}`).join(', ')}`);
+  run.log('accept them with: npm run snapshot');
+}
+
+/** Wall-clock run times per experiment, kept out of src/generated/ so two builds of one commit are byte-identical. */
+async function writeRuntimes(run: Run, planned: Planned[]): Promise<void> {
+  let runtimes: Runtimes = {};
   try {
-    snap = readdirSync(snapshotFigures).filter((f) => f.endsWith('.svg') && !f.endsWith('-changed.svg')).map((f) => f.slice(0, -4));
-  } catch {
-    /* no snapshot folder */
+    runtimes = readJsonIfPresent(run.runtimesPath, SCHEMAS.runtimes, 'rewritten') ?? {};
+  } catch (err) {
+    if (!(err instanceof OutputError)) throw err;
   }
-  for (const k of snap) if (!keys.includes(k)) out.add(k);
-  return [...out].sort();
+  for (const p of planned) runtimes[p.id] = p.jobs.reduce((s, j) => s + (j.runtimeMs ?? 0), 0);
+  await run.fx.writeFile(run.runtimesPath, `${JSON.stringify(runtimes, null, 2)}\n`);
 }

@@ -20,6 +20,7 @@ import { UserError } from '../errors.ts';
 import { readSource, SOURCE_FILE } from './diff/index.ts';
 import { loadDir, resolveCommit } from './diff/sides.ts';
 import { toPosix } from './fsutil.ts';
+import { isFigureFile } from './outputs.ts';
 import { describeNumberChanges, diffNumbers } from './numbers.ts';
 import type { NumbersFile } from './types.ts';
 
@@ -48,8 +49,6 @@ function readNumbers(path: string): NumbersFile {
   }
 }
 
-const FIGURE_FILE = /\.(svg|png)$/;
-const isSnapshotFigure = (f: string) => FIGURE_FILE.test(f) && !/-changed\.(svg|png)$/.test(f);
 
 /** The build folder of a CI artifact, checked whole; a UserError names what is wrong and the fix. */
 function checkArtifact(root: string, from: string): string {
@@ -58,13 +57,7 @@ function checkArtifact(root: string, from: string): string {
   const label = toPosix(relative(root, build)) || '.';
   const fix = 'download the `paper-diff` artifact of the pull request\'s latest CI run again and unzip it whole';
   if (!existsSync(join(build, 'numbers.json'))) throw new UserError(`snapshot --from: ${label} has no numbers.json (nor build/numbers.json); ${fix}`);
-  let side: ReturnType<typeof loadDir>;
-  try {
-    side = loadDir(build, label, fix);
-  } catch (err) {
-    if (err instanceof UserError) throw new UserError(err.message.replace(/^diff: /, 'snapshot --from: '));
-    throw err;
-  }
+  const side = loadDir(build, label, fix, null, 'snapshot --from: ');
   for (const [name, buf] of side.figures) {
     if (name.endsWith('.png')) {
       try {
@@ -124,7 +117,7 @@ export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
   const changes = diffNumbers(readNumbers(join(snap, 'numbers.json')), readNumbers(genNumbers));
   mkdirSync(snap, { recursive: true });
   copyFileSync(genNumbers, join(snap, 'numbers.json'));
-  const figures = mirror(join(gen, 'figures'), join(snap, 'figures'), isSnapshotFigure);
+  const figures = mirror(join(gen, 'figures'), join(snap, 'figures'), isFigureFile);
   // The mismatches this accepts are resolved: their -changed files are stale now.
   for (const f of readdirSync(join(snap, 'figures')).filter((x) => /-changed\.(svg|png)$/.test(x))) rmSync(join(snap, 'figures', f), { force: true });
   // Combined data (data/<exp>.json): the rows behind each figure, for `stopwatches diff`.

@@ -26,7 +26,7 @@ export type Numbers = Record<string, NumberValue>;
 /** numbers.json: flat, sorted by id; `experiment` added by the runner. */
 export type NumbersFile = Record<string, NumberValue & { experiment: string }>;
 
-/** The clauses printed under every number and figure (EXPERIMENTS.md §17). */
+/** The clauses printed under every number and figure (docs/experiments.md). */
 export interface Clauses {
   arrivals: string;
   clock: string;
@@ -100,12 +100,6 @@ export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
    * Runs in the main thread on every build (cheap, never cached).
    */
   combine(config: C, results: J[], deps: CombineDeps): { data: D; numbers: Numbers };
-  /**
-   * Legacy: figure functions inside the experiment module, so in every job's key
-   * (restyling reruns the jobs). Put them in the figures module instead
-   * (`experiments/figures/<file>`, see `Figures`); a module may not have both.
-   */
-  figures?: Figures<D>;
   clauses: Clauses;
   /** Per-job timeout in seconds (default: the runner's, 30 min); `--timeout` overrides it. */
   timeoutSeconds?: number;

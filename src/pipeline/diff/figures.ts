@@ -11,7 +11,8 @@ import pixelmatch from 'pixelmatch';
 import pngjs from 'pngjs';
 import { UserError } from '../../errors.ts';
 import { compareData, type RowChange } from './data.ts';
-import { experimentOf, FIGURE_FILE, type Side } from './sides.ts';
+import { figureKeyOf } from '../outputs.ts';
+import { experimentOf, type Side } from './sides.ts';
 
 const { PNG } = pngjs;
 type Image = InstanceType<typeof PNG>;
@@ -65,7 +66,7 @@ export function pixelDiff(a: Image, b: Image): { pixels: number; canvas: number;
 
 export function compareFigures(base: Side, cur: Side): FigureDiff[] {
   const keys = new Set<string>();
-  for (const f of [...base.figures.keys(), ...cur.figures.keys()]) keys.add(FIGURE_FILE.exec(f)![1]!);
+  for (const f of [...base.figures.keys(), ...cur.figures.keys()]) keys.add(figureKeyOf(f));
   const out: FigureDiff[] = [];
   const fixBase = 'fix or re-accept the baseline (`stopwatches snapshot`, or `git checkout -- test/snapshots`)';
   const fixCur = 'rebuild (`npm run build`, or `stopwatches run --force`)';

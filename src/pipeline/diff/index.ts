@@ -14,7 +14,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { toPosix, writeFileAtomicSync } from '../fsutil.ts';
+import { toPosix } from '../fsutil.ts';
 import { renderHtml, type FigureImages } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { byRelativeSize, EMPTY_CONTEXT } from './numbers.ts';
@@ -75,8 +75,11 @@ export function runDiff(opts: DiffOptions): DiffRun {
   const report = writeReport(result, base, cur, outDir, root, gen);
   const markdown = renderMarkdown(result, { ...(opts.reportUrl ? { reportUrl: opts.reportUrl } : {}), reportPath: rel(report) });
   if (opts.markdown) {
-    mkdirSync(dirname(resolve(opts.markdown)), { recursive: true });
-    writeFileAtomicSync(resolve(opts.markdown), markdown);
+    const file = resolve(opts.markdown);
+    mkdirSync(dirname(file), { recursive: true });
+    // Whole or not at all: the workflow posts whatever file is there.
+    writeFileSync(`${file}.tmp-${process.pid}`, markdown);
+    renameSync(`${file}.tmp-${process.pid}`, file);
   }
   for (const l of summaryLines(result, rel(report), { all: opts.all })) log(l);
   return { result, report, markdown };

@@ -7,7 +7,7 @@
  * What the site knows (published values, cited ids) arrives as a
  * `NumberContext` from the command layer: src/pipeline reads nothing of src/site.
  */
-import { canonicalJson } from '../hash.ts';
+import { compareNumbers as changedNumbers, relativeChange } from '../outputs.ts';
 import type { NumbersFile } from '../types.ts';
 import { exactness, type Exactness } from './exact.ts';
 import type { Entry } from './sides.ts';
@@ -60,10 +60,7 @@ export interface NumberRow {
   exact: Exactness | null;
 }
 
-export function relativeChange(a: number, b: number): number {
-  if (a === b) return 0;
-  return a !== 0 ? (b - a) / Math.abs(a) : Math.sign(b - a) * Infinity;
-}
+export { relativeChange };
 
 /** Within `farOff` of the published value (in its unit); null when incomparable. */
 export function nearPublished(e: Entry, p: PublishedValue, ctx: NumberContext): boolean | null {
@@ -74,12 +71,8 @@ export function nearPublished(e: Entry, p: PublishedValue, ctx: NumberContext): 
 }
 
 export function compareNumbers(base: NumbersFile, cur: NumbersFile, ctx: NumberContext = EMPTY_CONTEXT): NumberRow[] {
-  const ids = [...new Set([...Object.keys(base), ...Object.keys(cur)])].sort();
   const rows: NumberRow[] = [];
-  for (const id of ids) {
-    const a = Object.hasOwn(base, id) ? base[id] : undefined;
-    const b = Object.hasOwn(cur, id) ? cur[id] : undefined;
-    if (a && b && canonicalJson(a) === canonicalJson(b)) continue;
+  for (const { id, old: a, new: b } of changedNumbers(base, cur)) {
     const p = ctx.published.get(id) ?? null;
     const near = (e: Entry | undefined) => (e && p ? nearPublished(e, p, ctx) : null);
     const na = near(a);

@@ -6,7 +6,8 @@
 import { compareData } from './data.ts';
 import { compareFigures, type FigureDiff } from './figures.ts';
 import { compareNumbers, EMPTY_CONTEXT, type NumberContext, type NumberRow } from './numbers.ts';
-import { FIGURE_FILE, type Side } from './sides.ts';
+import { figureKeyOf } from '../outputs.ts';
+import type { Side } from './sides.ts';
 import type { InputChange, WhyMap } from './why.ts';
 
 /**
@@ -69,7 +70,7 @@ export function computeDiff(base: Side, cur: Side, ctx: DiffContext = EMPTY_CONT
   const whyMap = typeof why === 'string' ? null : why;
   const numbers = compareNumbers(base.numbers, cur.numbers, ctx);
   const figures = compareFigures(base, cur);
-  const allKeys = new Set([...cur.figures.keys()].map((f) => FIGURE_FILE.exec(f)![1]!));
+  const allKeys = new Set([...cur.figures.keys()].map(figureKeyOf));
   const dataRows = new Map<string, number>();
   if (base.data && cur.data) {
     for (const [exp, d] of cur.data) if (base.data.has(exp)) dataRows.set(exp, compareData(base.data.get(exp), d).length);

@@ -1,0 +1,472 @@
+/**
+ * The build's outputs: where they are, what they hold, how they are read, and
+ * how two of them are compared. The runner writes them, the site reads them,
+ * `npm run diff` and `npm run snapshot` compare and copy them; all go through
+ * this module, so a field or a path is declared once.
+ *
+ * Layout of a build folder (src/generated/):
+ *
+ *   numbers.json          id → number entry, one per line, sorted by id
+ *   number-ids.d.ts       `NumberId`, the union of every id (so `tsc` and the editor catch a typo)
+ *   experiments.json      { experiments: ExperimentIndexEntry[] }, registry order
+ *   figures/index.json    FigureIndex: `<experiment>.<figure>` → entry, paper order
+ *   figures/<key>.svg     normalized SVG
+ *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
+ *   data/<experiment>.json  combined data, the rows behind the figures
+ *
+ * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png and
+ * data/*.json. A mismatching figure's new version is written beside its
+ * snapshot as `<key>-changed.svg|png` (ignored by git, never a snapshot).
+ *
+ * Run times are wall-clock facts of one machine, not results: they are kept in
+ * `.cache/runtimes.json`, outside every folder that must be byte-identical
+ * between two builds of one commit.
+ *
+ * Reading is strict (zod): a file that is not what the writer writes is one
+ * `OutputError` naming the file, the field and the fix, never a guess.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { UserError } from '../errors.ts';
+import { canonicalJson } from './hash.ts';
+import type { Clauses, NumbersFile } from './types.ts';
+
+// ---------------------------------------------------------------- layout
+
+/** Root-relative folders. */
+export const GENERATED_DIR = 'src/generated';
+export const SNAPSHOT_DIR = 'test/snapshots';
+/** Outside every deterministic output: wall-clock run times of the last build. */
+export const RUNTIMES_FILE = '.cache/runtimes.json';
+
+/** Paths of the files of a build (or snapshot) folder. */
+export function outputPaths(dir: string) {
+  const figures = join(dir, 'figures');
+  return {
+    dir,
+    numbers: join(dir, 'numbers.json'),
+    numberIds: join(dir, 'number-ids.d.ts'),
+    experiments: join(dir, 'experiments.json'),
+    figures,
+    figureIndex: join(figures, 'index.json'),
+    svg: (key: string) => join(figures, `${key}.svg`),
+    png: (key: string) => join(figures, `${key}.png`),
+    data: join(dir, 'data'),
+    dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
+  };
+}
+
+export type OutputPaths = ReturnType<typeof outputPaths>;
+
+const FIGURE_FILE = /^(.+)\.(svg|png)$/;
+const CHANGED_FILE = /-changed\.(svg|png)$/;
+
+/** A figure file of a build or snapshot (`<key>.svg|png`), not a `-changed` copy. */
+export function isFigureFile(name: string): boolean {
+  return FIGURE_FILE.test(name) && !CHANGED_FILE.test(name);
+}
+
+/** `<key>.svg` → `<key>`. */
+export function figureKeyOf(name: string): string {
+  return FIGURE_FILE.exec(name)?.[1] ?? name;
+}
+
+/** Where the new version of a mismatching snapshot figure is written: `x.svg` → `x-changed.svg`. */
+export function changedFileName(name: string): string {
+  return name.replace(FIGURE_FILE, '$1-changed.$2');
+}
+
+// ---------------------------------------------------------------- types
+
+/** What the build records about how an experiment's outputs were made. Deterministic: no clock, no absolute path. */
+export interface Provenance {
+  /** Experiment module, root-relative (`experiments/first-wave.ts`). */
+  file: string;
+  /** sha256 of the canonical config JSON. */
+  configHash: string;
+  seeds: number[];
+  jobs: number;
+  /** Files in the bundled import closure. */
+  closure: number;
+  /** First 16 hex digits of package-lock.json's sha256. */
+  lockfile: string;
+  node: string;
+}
+
+export interface FigureIndexEntry {
+  experiment: string;
+  figure: string;
+  title: string;
+  caption: string;
+  alt: string;
+  /** File names inside the figures folder. */
+  svg: string;
+  /** null when the build ran with `--no-png`. */
+  png: string | null;
+  /** sha256 of the SVG file. */
+  svgSha256: string;
+  /**
+   * sha256 of the PNG file, drawn from exactly the SVG above: a PNG whose bytes
+   * differ, or whose entry names another SVG, is redrawn by the next build and
+   * refused by the site.
+   */
+  pngSha256: string | null;
+  width: number;
+  height: number;
+  clauses: Clauses;
+  provenance: Provenance;
+}
+
+/** figures/index.json: `<experiment>.<figure>` → entry, in paper order. */
+export type FigureIndex = Record<string, FigureIndexEntry>;
+
+/** How an experiment's outputs stand against the committed snapshot, as of the build that wrote them. */
+export interface SnapshotStatus {
+  /** `match`: every number and figure equals the snapshot; `differs`; `none`: no snapshot to compare with. */
+  status: 'match' | 'differs' | 'none';
+  /** Numbers changed, new or gone. */
+  numbers: number;
+  /** Figures whose SVG or PNG changed, new or gone. */
+  figures: number;
+}
+
+export interface ExperimentIndexEntry {
+  id: string;
+  title: string;
+  needs: string[];
+  config: unknown;
+  clauses: Clauses;
+  provenance: Provenance;
+  /** Declared input files: root-relative path → sha256. */
+  inputs: Record<string, string>;
+  /** The bundled import closure (root-relative path → sha256): what `stopwatches diff` compares with a baseline's commit to say why outputs moved. */
+  files: Record<string, string>;
+  /** Full number ids, sorted. */
+  numbers: string[];
+  /** Figure keys, in display order. */
+  figures: string[];
+  snapshot: SnapshotStatus;
+}
+
+/** experiments.json. */
+export interface ExperimentIndex {
+  experiments: ExperimentIndexEntry[];
+}
+
+/** Wall-clock run times of the last build (RUNTIMES_FILE): experiment id → summed job milliseconds. */
+export type Runtimes = Record<string, number>;
+
+// ---------------------------------------------------------------- strict reading
+
+/** A build output or baseline that is missing or not what the writer writes. Exit 2, one line. */
+export class OutputError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputError';
+  }
+}
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+
+const numberEntrySchema = z.looseObject({
+  value: finite,
+  unit: z.string(),
+  n: finite.nullable(),
+  interval: z.tuple([finite, finite]).nullable(),
+  level: finite.optional(),
+  intervalKind: z.string().optional(),
+  experiment: z.string(),
+});
+const numbersFileSchema: z.ZodType<NumbersFile> = z.record(z.string(), numberEntrySchema);
+
+const clausesSchema: z.ZodType<Clauses> = z.strictObject({
+  arrivals: z.string(),
+  clock: z.string(),
+  window: z.string(),
+  definitions: z.string(),
+  tokens: z.string(),
+  prompts: z.string(),
+  speculation: z.string().optional(),
+  quality: z.string().optional(),
+  versions: z.string().optional(),
+});
+
+const provenanceSchema: z.ZodType<Provenance> = z.strictObject({
+  file: z.string(),
+  configHash: z.string(),
+  seeds: z.array(z.number().int()),
+  jobs: z.number().int(),
+  closure: z.number().int(),
+  lockfile: z.string(),
+  node: z.string(),
+});
+
+const figureIndexSchema: z.ZodType<FigureIndex> = z.record(
+  z.string(),
+  z.strictObject({
+    experiment: z.string(),
+    figure: z.string(),
+    title: z.string().min(1),
+    caption: z.string().min(1),
+    alt: z.string().min(1),
+    svg: z.string(),
+    png: z.string().nullable(),
+    svgSha256: z.string().regex(/^[0-9a-f]{64}$/),
+    pngSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+    width: z.number(),
+    height: z.number(),
+    clauses: clausesSchema,
+    provenance: provenanceSchema,
+  }),
+);
+
+const experimentIndexSchema: z.ZodType<ExperimentIndex> = z.strictObject({
+  experiments: z.array(
+    z.strictObject({
+      id: z.string(),
+      title: z.string(),
+      needs: z.array(z.string()),
+      config: z.unknown(),
+      clauses: clausesSchema,
+      provenance: provenanceSchema,
+      inputs: z.record(z.string(), z.string()),
+      files: z.record(z.string(), z.string()),
+      numbers: z.array(z.string()),
+      figures: z.array(z.string()),
+      snapshot: z.strictObject({ status: z.enum(['match', 'differs', 'none']), numbers: z.number().int(), figures: z.number().int() }),
+    }),
+  ),
+});
+
+const runtimesSchema: z.ZodType<Runtimes> = z.record(z.string(), z.number());
+
+/** The output files a reader can ask for by kind, with their schemas. */
+export const SCHEMAS = {
+  numbers: numbersFileSchema,
+  figureIndex: figureIndexSchema,
+  experiments: experimentIndexSchema,
+  runtimes: runtimesSchema,
+  /** Combined data: any JSON. */
+  data: z.unknown(),
+} as const;
+
+/**
+ * Parses `text` as JSON and checks it against `schema`. `where` names the file
+ * in messages (`test/snapshots/numbers.json`, `HEAD~1:test/snapshots/…`), `fix`
+ * says what to do; the first problem found is the message.
+ */
+export function parseOutput<T>(text: string, schema: z.ZodType<T>, where: string, fix: string): T {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new OutputError(`${where} is not valid JSON (${(err as Error).message}); ${fix}`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : JSON.stringify(p))).join(' → ');
+  throw new OutputError(`${where}: ${field ? `${field}: ` : ''}${issue.message}; ${fix}`);
+}
+
+/** Reads and checks one output file; a missing file is an OutputError too. */
+export function readJson<T>(path: string, schema: z.ZodType<T>, fix: string, where: string = path): T {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new OutputError(`${where} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`}; ${fix}`);
+  }
+  return parseOutput(text, schema, where, fix);
+}
+
+/** Like readJson, but a missing file is `undefined` (a first build, a partial one). A present but bad file is still an error. */
+export function readJsonIfPresent<T>(path: string, schema: z.ZodType<T>, fix: string, where: string = path): T | undefined {
+  return existsSync(path) ? readJson(path, schema, fix, where) : undefined;
+}
+
+/** The comparable content of a build or snapshot: numbers, figure files by name, data by experiment. */
+export interface OutputSet {
+  /** Shown in reports: `test/snapshots`, `git 946dc93 (HEAD~1)`, `src/generated`. */
+  label: string;
+  numbers: NumbersFile;
+  /** `<key>.svg|png` → bytes. */
+  figures: Map<string, Buffer>;
+  /** Combined data by experiment id; null when the folder has no data/. */
+  data: Map<string, unknown> | null;
+  /** Where a file of this set is, for messages: `test/snapshots/figures/x.png`, `HEAD~1:test/snapshots/…`. */
+  where(path: string): string;
+}
+
+/** A folder laid out like test/snapshots/ or src/generated/. `fix` ends every error message. */
+export function readOutputDir(dir: string, label: string, fix: string): OutputSet {
+  const where = (p: string) => join(label, p);
+  const paths = outputPaths(dir);
+  const numbers = readJson(paths.numbers, SCHEMAS.numbers, fix, where('numbers.json'));
+  const figures = new Map<string, Buffer>();
+  if (existsSync(paths.figures)) for (const f of readdirSync(paths.figures).filter(isFigureFile).sort()) figures.set(f, readFileSync(join(paths.figures, f)));
+  let data: Map<string, unknown> | null = null;
+  if (existsSync(paths.data)) {
+    data = new Map();
+    for (const f of readdirSync(paths.data).filter((x) => x.endsWith('.json')).sort()) {
+      data.set(f.slice(0, -5), readJson(join(paths.data, f), SCHEMAS.data, fix, where(`data/${f}`)));
+    }
+  }
+  return { label, numbers, figures, data, where };
+}
+
+function git(root: string, args: string[]): Buffer {
+  return execFileSync('git', args, { cwd: root, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** A folder (default test/snapshots) as committed at `rev`, read with `git show REV:path`; nothing is checked out. */
+export function readGitRevision(root: string, rev: string, dir: string = SNAPSHOT_DIR): OutputSet {
+  let commit: string;
+  try {
+    commit = git(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]).toString().trim();
+  } catch {
+    throw new OutputError(`${rev} is neither a folder nor a git revision of this repository; give a commit, branch or tag (e.g. HEAD~1, main)`);
+  }
+  const short = commit.slice(0, 7);
+  const label = short === rev || commit === rev ? `git ${short}` : `git ${short} (${rev})`;
+  const where = (p: string) => `${rev}:${dir}/${p}`;
+  const fix = `pick a revision whose ${dir}/ was accepted with \`npm run snapshot\``;
+  let files: string[];
+  try {
+    files = git(root, ['ls-tree', '-r', '--name-only', commit, '--', `${dir}/`]).toString().split('\n').filter(Boolean);
+  } catch (err) {
+    throw new OutputError(`could not list ${where('')} (${(err as Error).message.split('\n')[0]}); ${fix}`);
+  }
+  // ls-tree prints paths relative to the working folder, which is the root.
+  const rel = (f: string) => f.slice(dir.length + 1);
+  const show = (p: string) => git(root, ['show', `${commit}:./${dir}/${p}`]);
+  if (!files.some((f) => rel(f) === 'numbers.json')) throw new OutputError(`${where('numbers.json')} does not exist; ${fix}`);
+  const numbers = parseOutput(show('numbers.json').toString('utf8'), SCHEMAS.numbers, where('numbers.json'), fix);
+  const figures = new Map<string, Buffer>();
+  let data: Map<string, unknown> | null = null;
+  for (const f of files.map(rel).sort()) {
+    const m = /^figures\/([^/]+)$/.exec(f);
+    if (m && isFigureFile(m[1]!)) figures.set(m[1]!, show(f));
+    const d = /^data\/([^/]+)\.json$/.exec(f);
+    if (d) (data ??= new Map()).set(d[1]!, parseOutput(show(f).toString('utf8'), SCHEMAS.data, where(f), fix));
+  }
+  return { label, numbers, figures, data, where };
+}
+
+// ---------------------------------------------------------------- comparison
+
+type NumberEntry = NumbersFile[string];
+
+/** (b − a) / |a|; 0 when equal, ±Infinity from 0. */
+export function relativeChange(a: number, b: number): number {
+  if (a === b) return 0;
+  return a !== 0 ? (b - a) / Math.abs(a) : Math.sign(b - a) * Infinity;
+}
+
+export interface NumberChange {
+  id: string;
+  old?: NumberEntry;
+  new?: NumberEntry;
+}
+
+/** Numbers that differ in any field (or exist on one side only), sorted by id. */
+export function compareNumbers(base: NumbersFile, cur: NumbersFile): NumberChange[] {
+  const ids = [...new Set([...Object.keys(base), ...Object.keys(cur)])].sort();
+  const out: NumberChange[] = [];
+  for (const id of ids) {
+    const a = Object.hasOwn(base, id) ? base[id] : undefined;
+    const b = Object.hasOwn(cur, id) ? cur[id] : undefined;
+    if (a && b && canonicalJson(a) === canonicalJson(b)) continue;
+    out.push({ id, ...(a ? { old: a } : {}), ...(b ? { new: b } : {}) });
+  }
+  return out;
+}
+
+/** A number entry on one line for a terminal: `53.3 ms [48, 61.2] (n=640)`. */
+export function formatEntry(e: NumberEntry): string {
+  const iv = e.interval ? ` [${e.interval[0]}, ${e.interval[1]}]` : '';
+  return `${e.value}${e.unit ? ` ${e.unit}` : ''}${iv}${e.n !== null ? ` (n=${e.n})` : ''}`;
+}
+
+/** `id: old → new (+x%)` lines, readable in a terminal and in a test failure. */
+export function describeNumberChanges(changes: NumberChange[]): string[] {
+  return changes.map((c) => {
+    if (!c.old) return `${c.id}: (new) ${formatEntry(c.new!)}`;
+    if (!c.new) return `${c.id}: ${formatEntry(c.old)} → (gone)`;
+    const rel = c.old.value !== 0 && c.old.value !== c.new.value ? ` (${c.new.value >= c.old.value ? '+' : ''}${(relativeChange(c.old.value, c.new.value) * 100).toPrecision(3)}%)` : '';
+    return `${c.id}: ${formatEntry(c.old)} → ${formatEntry(c.new)}${rel}`;
+  });
+}
+
+export interface FigureChange {
+  key: string;
+  kind: 'changed' | 'added' | 'removed';
+  /** Which files differ (for `added`/`removed`: which exist). */
+  svg: boolean;
+  png: boolean;
+}
+
+/**
+ * Figures whose SVG or PNG differ, sorted by key. A side without any PNG of a
+ * figure (a `--no-png` build) is compared on its SVG only.
+ */
+export function compareFigureFiles(base: Map<string, Buffer>, cur: Map<string, Buffer>): FigureChange[] {
+  const keys = [...new Set([...base.keys(), ...cur.keys()].map(figureKeyOf))].sort();
+  const out: FigureChange[] = [];
+  for (const key of keys) {
+    const get = (m: Map<string, Buffer>, ext: string) => m.get(`${key}.${ext}`);
+    const inBase = !!(get(base, 'svg') || get(base, 'png'));
+    const inCur = !!(get(cur, 'svg') || get(cur, 'png'));
+    if (!inBase || !inCur) {
+      const m = inBase ? base : cur;
+      out.push({ key, kind: inBase ? 'removed' : 'added', svg: !!get(m, 'svg'), png: !!get(m, 'png') });
+      continue;
+    }
+    const differs = (ext: string) => {
+      const a = get(base, ext);
+      const b = get(cur, ext);
+      // A build without a PNG (`--no-png`) is compared on its SVG; a baseline missing one the build has is a change.
+      return a && b ? !a.equals(b) : ext === 'svg' || !!b;
+    };
+    const svg = differs('svg');
+    const png = differs('png');
+    if (svg || png) out.push({ key, kind: 'changed', svg, png });
+  }
+  return out;
+}
+
+export interface Comparison {
+  numbers: NumberChange[];
+  figures: FigureChange[];
+  /** Experiments whose combined data differ (or exist on one side only); empty when either side has no data. */
+  data: string[];
+}
+
+/** Everything that differs between a baseline and a build. */
+export function compareOutputs(base: OutputSet, cur: OutputSet): Comparison {
+  const data: string[] = [];
+  if (base.data && cur.data) {
+    for (const id of [...new Set([...base.data.keys(), ...cur.data.keys()])].sort()) {
+      const a = base.data.get(id);
+      const b = cur.data.get(id);
+      if (a === undefined || b === undefined || JSON.stringify(a) !== JSON.stringify(b)) data.push(id);
+    }
+  }
+  return { numbers: compareNumbers(base.numbers, cur.numbers), figures: compareFigureFiles(base.figures, cur.figures), data };
+}
+
+export function hasChanges(c: Comparison): boolean {
+  return c.numbers.length + c.figures.length + c.data.length > 0;
+}
+
+/** Per experiment, how its numbers and figures stand against the comparison (null comparison: no snapshot). */
+export function snapshotStatus(experiment: string, c: Comparison | null): SnapshotStatus {
+  if (!c) return { status: 'none', numbers: 0, figures: 0 };
+  const mine = (id: string) => id.startsWith(`${experiment}.`);
+  const numbers = c.numbers.filter((n) => mine(n.id)).length;
+  const figures = c.figures.filter((f) => mine(f.key)).length;
+  return { status: numbers + figures ? 'differs' : 'match', numbers, figures };
+}
