@@ -69,7 +69,7 @@ describe('the pull-request loop in a scratch repository', () => {
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
     expect(md).toContain('src/sim/constants.ts changed (stepOverheadS 0.001 → 0.0012)');
     expect(md).toMatch(/^### Paper diff: \d+ numbers and \d+ figures changed$/m);
-    expect(md).toContain('[full report](https://example.invalid/actions/runs/1)');
+    expect(md).toContain('Full report: the [`paper-diff` artifact](https://example.invalid/actions/runs/1) of the CI run.');
     // Every experiment that simulates moved, for that reason; the others did not move.
     const moved = new Map<string, { path: string; values: { name: string }[] }[]>(json.experiments.map((e: { id: string; inputs: never }) => [e.id, e.inputs]));
     for (const id of SIM_FREE) expect(moved.has(id), `${id} moved`).toBe(false);

@@ -63,7 +63,7 @@ describe('the Markdown summary', () => {
     expect(internalRows + leftOut.at(-1)!).toBe(4000 - cited.size);
     // Why: the twelve experiments share one reason, which names the constant and both values.
     expect(md).toContain('- **exp0, exp1, exp10, exp11, exp2, exp3, exp4, exp5, exp6, exp7, exp8, exp9**: src/sim/constants.ts changed (stepOverheadS 0.001 → 0.0012)');
-    expect(md).toContain('[full report](https://example.invalid/runs/1)');
+    expect(md).toContain('Full report: the [`paper-diff` artifact](https://example.invalid/runs/1) of the CI run.');
     // Same input, same bytes (also from a diff computed again).
     expect(renderMarkdown(computeDiff(base, cur, ctx, why([...Array(12).keys()].map((i) => `exp${i}`))), { reportUrl: 'https://example.invalid/runs/1' })).toBe(md);
   });

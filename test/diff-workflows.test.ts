@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { COMMENT_MARKER, REPORT_ARTIFACT } from '../src/pipeline/diff/markdown.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = join(ROOT, '.github', 'workflows');
@@ -52,6 +53,7 @@ describe('GitHub workflows', () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(pr).toMatch(/fetch-depth: 0/); // the merge base must be in the clone
+    expect(pr).toContain(`name: ${REPORT_ARTIFACT}\n`); // the artifact the summary points to
     expect(pr).not.toMatch(/npm install|pull_request_target|contents: write/);
     expect(readFileSync(join(ROOT, 'scripts', 'pr-diff.sh'), 'utf8')).toContain('node bin/stopwatches.mjs diff "$base" --out "$out/report" --md "$out/summary.md"');
   });
@@ -61,7 +63,8 @@ describe('GitHub workflows', () => {
     const comment = text('pull-request-comment.yml');
     expect(comment).toContain(`workflows: [${name}]`);
     expect(comment).toMatch(/workflow_run:/);
-    expect(comment).toContain("'<!-- stopwatches-diff -->'");
+    expect(comment).toContain(`'${COMMENT_MARKER}'`);
+    expect(comment).toContain(`name: ${REPORT_ARTIFACT}\n`);
     expect(comment).toContain('updateComment');
     expect(comment).not.toMatch(/actions\/checkout|npm /); // it never runs the pull request's code
   });

@@ -276,7 +276,7 @@ describe('a missing or corrupt baseline', () => {
     expect(ok.stdout).toContain('diff against test/snapshots: numbers 1 changed');
     expect(existsSync(join(root, 'out/report/index.html'))).toBe(true);
     const md = readFileSync(join(root, 'out/summary.md'), 'utf8');
-    expect(md).toContain('[full report](https://example.invalid/run/1)');
+    expect(md).toContain('Full report: the [`paper-diff` artifact](https://example.invalid/run/1) of the CI run.');
     expect(md).toContain('| `a.one` | 1.5% (3 px) | 1 |');
     const again = run('--md', 'out/again.md', '--out', 'out/report', '--report-url', 'https://example.invalid/run/1');
     expect(again.status).toBe(0);

@@ -15,6 +15,9 @@ import { countsText, exactText, fmt, fmtRel, fmtShare, neighbourhoodText, sameVa
 /** Characters a comment may have (GitHub's limit is 65,536; the rest is headroom for the workflow's own lines). */
 export const MARKDOWN_LIMIT = 60_000;
 
+/** The name the pull-request workflow uploads the report folder under (test/diff-workflows.test.ts holds them equal). */
+export const REPORT_ARTIFACT = 'paper-diff';
+
 /** Marks the sticky comment, so the workflow updates it instead of adding another. */
 export const COMMENT_MARKER = '<!-- stopwatches-diff -->';
 
@@ -63,14 +66,14 @@ function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited:
 function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   const out: string[] = [COMMENT_MARKER];
   const changedFigures = r.figures.filter(figureChanged);
-  const report = opts.reportUrl ? `[full report](${opts.reportUrl})` : opts.reportPath ? `full report: ${code(opts.reportPath)}` : '';
+  const report = opts.reportUrl ? `Full report: the [\`${REPORT_ARTIFACT}\` artifact](${opts.reportUrl}) of the CI run.` : opts.reportPath ? `Full report: ${code(opts.reportPath)}.` : '';
   if (!hasChanges(r)) {
     out.push('### Paper diff: nothing changed', '');
-    out.push(`No number or figure changed against ${code(r.base)} (${r.totalNumbers} numbers, ${r.sameFigures} figures).${report ? ` ${report[0]!.toUpperCase()}${report.slice(1)}.` : ''}`, '');
+    out.push(`No number or figure changed against ${code(r.base)} (${r.totalNumbers} numbers, ${r.sameFigures} figures).${report ? ` ${report}` : ''}`, '');
   } else {
     const moved = r.numbers.filter((n) => n.kind === 'changed' && !n.valueSame).length;
     out.push(`### Paper diff: ${plural(moved, 'number')} and ${plural(changedFigures.length, 'figure')} changed`, '');
-    out.push(`Against ${code(r.base)}: ${countsText(r)}.${report ? ` ${report[0]!.toUpperCase()}${report.slice(1)}.` : ''}`, '');
+    out.push(`Against ${code(r.base)}: ${countsText(r)}.${report ? ` ${report}` : ''}`, '');
   }
 
   const flags: string[] = [];
