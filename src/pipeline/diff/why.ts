@@ -92,7 +92,7 @@ export function valueChanges(unifiedDiff: string): { values: ValueChange[]; line
 function blobsAt(root: string, commit: string, paths: string[]): Map<string, string> {
   const out = new Map<string, string>();
   if (!paths.length) return out;
-  const text = git(root, ['ls-tree', '-r', '-z', commit, '--', ...paths]).toString();
+  const text = git(root, ['--literal-pathspecs', 'ls-tree', '-r', '-z', commit, '--', ...paths]).toString();
   for (const rec of text.split('\0').filter(Boolean)) {
     const tab = rec.indexOf('\t');
     const [, type, sha] = rec.slice(0, tab).split(' ');
@@ -113,9 +113,12 @@ function blobsNow(root: string, paths: string[]): Map<string, string> {
 /** Which inputs of each experiment differ between `commit` and the work tree. */
 export function whyChanged(root: string, commit: string, experiments: ExperimentInputs[]): WhyMap {
   const all = [...new Set(experiments.flatMap((e) => [...e.files, LOCKFILE]))].sort();
-  // Only files of this repository can be compared (a closure may reach outside the root, e.g. in tests);
-  // one that is gone from the work tree has no blob to compare: the build is older than the tree.
-  const present = all.filter((p) => !p.startsWith('../') && !isAbsolute(p) && existsSync(join(root, p)));
+  // Only files of this repository can be compared: not those outside the root (a test's closure can
+  // reach there), nor those git ignores (node_modules: package-lock.json stands for them), nor one gone
+  // from the work tree (the build is older than the tree).
+  const inside = all.filter((p) => !p.startsWith('../') && !isAbsolute(p) && existsSync(join(root, p)));
+  const versioned = new Set(inside.length ? git(root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...inside]).toString().split('\0') : []);
+  const present = inside.filter((p) => versioned.has(p));
   const before = blobsAt(root, commit, present);
   const now = blobsNow(root, present);
   const byPath = new Map<string, InputChange>();
@@ -126,7 +129,7 @@ export function whyChanged(root: string, commit: string, experiments: Experiment
       byPath.set(p, { path: p, kind: 'added', values: [], lines: 0 });
       continue;
     }
-    const d = p === LOCKFILE ? { values: [], lines: 0 } : valueChanges(git(root, ['diff', '-U0', '--no-color', '--no-ext-diff', commit, '--', p]).toString());
+    const d = p === LOCKFILE ? { values: [], lines: 0 } : valueChanges(git(root, ['--literal-pathspecs', 'diff', '-U0', '--no-color', '--no-ext-diff', commit, '--', p]).toString());
     byPath.set(p, { path: p, kind: 'changed', ...d });
   }
   const out: WhyMap = new Map();
