@@ -49,7 +49,7 @@ function project() {
   git('add', '-A');
   git('commit', '-q', '-m', 'baseline');
   // What CI uploads: the diff's report folder (its build/ has the outputs and their commit).
-  runDiff({ root, outDir: join(root, 'ci-artifact'), log: () => {} });
+  runDiff({ root, outDir: join(root, 'ci-artifact', 'report'), log: () => {} });
   rmSync(join(root, 'src', 'generated'), { recursive: true }); // this machine never built
   const snapshots = () => Object.fromEntries(readdirSync(join(root, 'test/snapshots'), { recursive: true }).map((f) => [f, String(f).includes('.') ? readFileSync(join(root, 'test/snapshots', String(f))).toString('base64') : 'dir']));
   return { root, git, snapshots };
@@ -62,9 +62,9 @@ describe('stopwatches snapshot --from a CI artifact', () => {
     const r = acceptSnapshot({ root, from: 'ci-artifact', env: {}, log: (l) => lines.push(l) });
     expect(r.numbers).toEqual(['a.x_ms']);
     expect(r.figures).toEqual({ changed: ['a.f.png', 'a.f.svg'], added: [], removed: [] });
-    expect(lines[0]).toBe('snapshot from ci-artifact/build: 1 number changed; figures: 2 changed, 0 new, 0 removed');
+    expect(lines[0]).toBe('snapshot from ci-artifact/report/build: 1 number changed; figures: 2 changed, 0 new, 0 removed');
     for (const f of ['numbers.json', 'figures/a.f.svg', 'figures/a.f.png', 'data/a.json']) {
-      expect(readFileSync(join(root, 'test/snapshots', f)).equals(readFileSync(join(root, 'ci-artifact/build', f)))).toBe(true);
+      expect(readFileSync(join(root, 'test/snapshots', f)).equals(readFileSync(join(root, 'ci-artifact/report/build', f)))).toBe(true);
     }
     // The artifact's own bookkeeping stays out of the baseline.
     expect(readdirSync(join(root, 'test/snapshots'))).not.toContain('source.json');
@@ -80,26 +80,26 @@ describe('stopwatches snapshot --from a CI artifact', () => {
     writeFileSync(join(root, 'README'), 'x\n');
     git('add', 'README');
     git('commit', '-q', '-m', 'later');
-    refuse(/^snapshot --from: ci-artifact\/build was built from commit [0-9a-f]{12}, but HEAD here is [0-9a-f]{12}; check out /);
+    refuse(/^snapshot --from: ci-artifact\/report\/build was built from commit [0-9a-f]{12}, but HEAD here is [0-9a-f]{12}; check out /);
     git('reset', '-q', '--hard', 'HEAD~1');
-    const source = join(root, 'ci-artifact/build/source.json');
+    const source = join(root, 'ci-artifact/report/build/source.json');
     const good = readFileSync(source, 'utf8');
     writeFileSync(source, good.replace('"dirty": false', '"dirty": true'));
     refuse(/uncommitted changes/);
     writeFileSync(source, good);
-    const pngPath = join(root, 'ci-artifact/build/figures/a.f.png');
+    const pngPath = join(root, 'ci-artifact/report/build/figures/a.f.png');
     const pngBytes = readFileSync(pngPath);
     writeFileSync(pngPath, 'truncated');
-    refuse(/^snapshot --from: ci-artifact\/build\/figures\/a\.f\.png is not a readable PNG .*; download the `paper-diff` artifact/);
+    refuse(/^snapshot --from: ci-artifact\/report\/build\/figures\/a\.f\.png is not a readable PNG .*; download the `paper-diff` artifact/);
     writeFileSync(pngPath, pngBytes);
-    rmSync(join(root, 'ci-artifact/build/source.json'));
+    rmSync(join(root, 'ci-artifact/report/build/source.json'));
     refuse(/source\.json is missing/);
     refuse(/^snapshot --from: nowhere has no numbers\.json/, 'nowhere');
   });
 
   it('the command prints one line and exits 2 for a wrong artifact, and refuses to run under CI', () => {
     const { root } = project();
-    cpSync(join(root, 'ci-artifact'), join(root, 'other'), { recursive: true });
+    cpSync(join(root, 'ci-artifact/report'), join(root, 'other'), { recursive: true });
     writeFileSync(join(root, 'other/build/numbers.json'), '{');
     const cli = (env: Record<string, string>) =>
       spawnSync(process.execPath, [join(REPO, 'bin/stopwatches.mjs'), 'snapshot', '--from', 'other'], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { runDiff } from '../src/pipeline/diff/index.ts';
 import { EMPTY_CONTEXT, type NumberContext } from '../src/pipeline/diff/numbers.ts';
 import { computeDiff, hasChanges } from '../src/pipeline/diff/result.ts';
 import { loadDir } from '../src/pipeline/diff/sides.ts';
+import { describeInput, valueChanges } from '../src/pipeline/diff/why.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
 import { toUnit } from '../src/site/reproduction.ts';
 import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
@@ -311,6 +312,15 @@ describe('against a git revision', () => {
   });
 });
 
+describe('boundaries', () => {
+  it('src/pipeline reads nothing of src/site: the diff command hands the site\'s knowledge in', () => {
+    const dir = join(REPO, 'src', 'pipeline');
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.(ts|mjs)$/.test(f));
+    expect(files).toContain(join('diff', 'numbers.ts'));
+    for (const f of files) expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/from '(\.\.\/)+site\/|import\('(\.\.\/)+site\//);
+  });
+});
+
 describe('helpers', () => {
   it('flattens data into rows by path', () => {
     const rows = dataRows({ rows: [{ a: 1, iv: [0, 1] }], xs: [5, 6, 7, 8, 9], meta: { n: 3, deep: { z: true } }, empty: [] });
@@ -329,6 +339,32 @@ describe('helpers', () => {
       { path: 'xs[1]', kind: 'changed', old: 2, new: 3 },
       { path: 'xs[5]', kind: 'added', new: 6 },
     ]);
+  });
+
+  it('names the literals a changed line assigns, with both values', () => {
+    const diff = [
+      '@@ -70 +70 @@',
+      "-const stepOverheadS = c(0.001, 's', 'vLLM step overhead', 'D');",
+      "+const stepOverheadS = c(0.0012, 's', 'vLLM step overhead', 'D');",
+      '@@ -12,2 +12,2 @@',
+      '-  runs: { slots: [1, 4, 16], seed: 1, label: "a" },',
+      '-  // a comment',
+      '+  runs: { slots: [1, 4, 16, 64], seed: 2, label: "a" },',
+      '+  // another comment',
+      '@@ -40 +40 @@',
+      '-  if (x == 3) return y;',
+      '+  if (x == 4) return y;',
+    ].join('\n');
+    expect(valueChanges(diff)).toEqual({
+      values: [
+        { name: 'stepOverheadS', old: '0.001', new: '0.0012' },
+        { name: 'slots', old: '[1, 4, 16]', new: '[1, 4, 16, 64]' },
+        { name: 'seed', old: '1', new: '2' },
+      ],
+      lines: 4,
+    });
+    expect(describeInput({ path: 'src/sim/constants.ts', kind: 'changed', values: valueChanges(diff).values.slice(0, 1), lines: 1 })).toBe('src/sim/constants.ts changed (stepOverheadS 0.001 → 0.0012)');
+    expect(describeInput({ path: 'src/sim/engine.ts', kind: 'changed', values: [], lines: 3 })).toBe('src/sim/engine.ts changed (3 lines)');
   });
 
   it('formats relative changes', () => {

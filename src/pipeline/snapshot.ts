@@ -53,10 +53,11 @@ function readNumbers(path: string): NumbersFile {
 /** The build folder of a CI artifact, checked whole; a UserError names what is wrong and the fix. */
 function checkArtifact(root: string, from: string): string {
   const dir = resolve(root, from);
-  const build = existsSync(join(dir, 'build', 'numbers.json')) ? join(dir, 'build') : dir;
+  // The unzipped artifact (report/build/, as scripts/pr-diff.sh lays it out), a report folder, or the build itself.
+  const build = [join(dir, 'report', 'build'), join(dir, 'build'), dir].find((d) => existsSync(join(d, 'numbers.json'))) ?? dir;
   const label = toPosix(relative(root, build)) || '.';
   const fix = 'download the `paper-diff` artifact of the pull request\'s latest CI run again and unzip it whole';
-  if (!existsSync(join(build, 'numbers.json'))) throw new UserError(`snapshot --from: ${label} has no numbers.json (nor build/numbers.json); ${fix}`);
+  if (!existsSync(join(build, 'numbers.json'))) throw new UserError(`snapshot --from: ${label} has no numbers.json (nor report/build/ or build/ with one); ${fix}`);
   const side = loadDir(build, label, fix, null, 'snapshot --from: ');
   for (const [name, buf] of side.figures) {
     if (name.endsWith('.png')) {
