@@ -80,7 +80,7 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   const left = r.numbers.filter((n) => n.neighbourhood === 'left');
   const entered = r.numbers.filter((n) => n.neighbourhood === 'entered');
   if (left.length) flags.push(`${plural(left.length, 'number')} LEFT the published value's neighbourhood (±${fmt(r.farOff * 100)}%): ${left.map((n) => code(n.id)).join(', ')}`);
-  if (entered.length) flags.push(`${plural(entered.length, 'number')} entered it: ${entered.map((n) => code(n.id)).join(', ')}`);
+  if (entered.length) flags.push(`${plural(entered.length, 'number')} entered the published value's neighbourhood (±${fmt(r.farOff * 100)}%): ${entered.map((n) => code(n.id)).join(', ')}`);
   const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
   if (exact.length) flags.push(`${plural(exact.length, 'number')} exact by construction (settings, closed-form values) changed: a setting, constant or formula moved, never noise`);
   const renderOnly = r.figures.filter((f) => f.renderOnly);
