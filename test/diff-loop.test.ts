@@ -64,6 +64,9 @@ describe('the pull-request loop in a scratch repository', () => {
     writeFileSync(constants, after);
     git('commit', '-q', '-am', 'step overhead 1.2 ms');
     const { stdout, md, json } = prDiff('out-change');
+    // Kept for a reader of a CI run: the comment this change would get.
+    mkdirSync(join(REPO, 'test-artifacts'), { recursive: true });
+    writeFileSync(join(REPO, 'test-artifacts', 'diff-loop-summary.md'), md);
     for (const id of SIM_FREE) expect(stdout).toMatch(new RegExp(`^${id}\\s+fresh`, 'm'));
 
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
