@@ -6,7 +6,8 @@
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, inferencexLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
-import { closedLoopLittle, num } from './lib/measure.ts';
+import { closedLoopLittle, num, steadyWindow } from './lib/measure.ts';
+import { stepTimeBound } from '../src/check/roofline.ts';
 import { StepLog } from './lib/step-log.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -23,9 +24,10 @@ type Params = { slots: number };
 /** Decode-only step of `batch` requests each attending over `ctx` tokens, on the ideal roofline (no efficiency, no overhead). */
 function idealDecode(cfg: ServerConfig, batch: number, ctx: number): { perUser: number; total: number } {
   const m = cfg.model;
-  const flops = 2 * (m.bodyParams + m.lmHeadParams) * batch + 4 * m.layers * m.dModel * batch * ctx;
-  const bytes = m.streamedWeightBytes + m.kvBytesPerToken * batch * ctx;
-  const t = Math.max(flops / cfg.hw.peakFlops, bytes / cfg.hw.hbmBw);
+  const t = stepTimeBound(
+    { weightBytes: m.streamedWeightBytes, hbmBw: cfg.hw.hbmBw, peakFlops: cfg.hw.peakFlops, flopParams: m.bodyParams + m.lmHeadParams, kvBytesPerToken: m.kvBytesPerToken, context: ctx, layers: m.layers, dModel: m.dModel },
+    batch,
+  );
   return { perUser: 1 / t, total: batch / t };
 }
 
@@ -52,16 +54,8 @@ const experiment = defineExperiment({
       }
     }
     const little = closedLoopLittle(r, (a, b) => log.tokensIn(a, b), p.slots);
-    const w = { start: 0, end: 0 };
     // Total output throughput in the steady window.
-    let first = Infinity;
-    let lastSend = 0;
-    for (let i = 0; i < n; i++) {
-      first = Math.min(first, r.finishT[i]);
-      lastSend = Math.max(lastSend, r.sendT[i]);
-    }
-    w.start = first;
-    w.end = lastSend;
+    const w = steadyWindow(r);
     const total = log.tokensIn(w.start, w.end) / (w.end - w.start);
     return { slots: p.slots, perUser: s / k, total, little };
   },

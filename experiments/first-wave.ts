@@ -8,7 +8,6 @@
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import type { DataOf } from '../src/pipeline/types.ts';
 import { defaultServerConfig, inferencexLengths, simulate, stepTime } from '../src/sim/index.ts';
-import { percentileWithInterval } from '../src/stats/index.ts';
 import { closedLoopLittle, meanOf, median, num, overSeeds, pctNum, ttftMs, configNumbers } from './lib/measure.ts';
 import { StepLog } from './lib/step-log.ts';
 
@@ -52,16 +51,18 @@ export function runOne(c: Config, p: Params, rng: import('../src/rng/index.ts').
   const all = ttftMs(r);
   const after = ttftMs(r, p.slots);
   const isFigure = p.slots === c.figure.slots && p.multiplier === c.figure.multiplier && p.seed === c.figure.seed;
+  const p99All = pctNum(all, 0.99, 'ms');
+  const p99After = pctNum(after, 0.99, 'ms');
   return {
     ...p,
     n,
     meanIsl: meanOf(isl),
-    p99AllMs: percentileWithInterval(all, 0.99).value,
-    p99AfterMs: percentileWithInterval(after, 0.99).value,
+    p99AllMs: p99All.value,
+    p99AfterMs: p99After.value,
     medianAllMs: median(all),
     medianAfterMs: median(after),
-    p99All: pctNum(all, 0.99, 'ms'),
-    p99After: pctNum(after, 0.99, 'ms'),
+    p99All,
+    p99After,
     ttfts: isFigure ? Array.from(all, (v) => Math.round(v * 1000) / 1000) : null,
     littleRatio: closedLoopLittle(r, (a, b) => log.tokensIn(a, b), p.slots).ratio,
   };
@@ -102,10 +103,14 @@ const experiment = defineExperiment({
     for (const [slots, m] of [...c.slots.map((s) => [s, c.multiplier]), ...c.extraMultipliers.map((mm) => [c.extraSlots, mm])]) {
       const g = group(slots, m);
       const key = m === c.multiplier ? `slots${slots}` : `slots${slots}_x${m}`;
-      numbers[`${key}.p99_all_ms`] = overSeeds(g.map((r) => r.p99AllMs), 'ms', g[0].n);
-      numbers[`${key}.p99_after_wave_ms`] = overSeeds(g.map((r) => r.p99AfterMs), 'ms', g[0].n - slots);
-      numbers[`${key}.median_all_ms`] = overSeeds(g.map((r) => r.medianAllMs), 'ms', g[0].n);
-      numbers[`${key}.median_after_wave_ms`] = overSeeds(g.map((r) => r.medianAfterMs), 'ms', g[0].n - slots);
+      const p99All = overSeeds(g.map((r) => r.p99AllMs), 'ms', g[0].n);
+      const p99After = overSeeds(g.map((r) => r.p99AfterMs), 'ms', g[0].n - slots);
+      const medianAll = overSeeds(g.map((r) => r.medianAllMs), 'ms', g[0].n);
+      const medianAfter = overSeeds(g.map((r) => r.medianAfterMs), 'ms', g[0].n - slots);
+      numbers[`${key}.p99_all_ms`] = p99All;
+      numbers[`${key}.p99_after_wave_ms`] = p99After;
+      numbers[`${key}.median_all_ms`] = medianAll;
+      numbers[`${key}.median_after_wave_ms`] = medianAfter;
       numbers[`${key}.inflation_x`] = overSeeds(g.map((r) => r.p99AllMs / r.p99AfterMs), '×');
       numbers[`${key}.wave_share_pct`] = num(100 / m, '%');
       for (const r of g) {
@@ -116,14 +121,7 @@ const experiment = defineExperiment({
         const meanIsl = g.reduce((a, r) => a + r.meanIsl, 0) / g.length;
         numbers[`${key}.wave_formula_ms`] = num((1000 * slots * meanIsl) / rate, 'ms');
       }
-      rows.push({
-        slots,
-        multiplier: m,
-        p99All: numbers[`${key}.p99_all_ms`].value,
-        p99After: numbers[`${key}.p99_after_wave_ms`].value,
-        medianAll: numbers[`${key}.median_all_ms`].value,
-        medianAfter: numbers[`${key}.median_after_wave_ms`].value,
-      });
+      rows.push({ slots, multiplier: m, p99All: p99All.value, p99After: p99After.value, medianAll: medianAll.value, medianAfter: medianAfter.value });
     }
     Object.assign(numbers, configNumbers(c, { isl: 'tokens', osl: 'tokens', rangeRatio: '', multiplier: '×', extraSlots: 'slots' }));
     numbers['config.seeds'] = num(c.seeds.length, 'seeds');

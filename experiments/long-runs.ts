@@ -11,7 +11,7 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, inferencexLengths, poissonTimes, simulate } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { autocorrelation, linearPercentile, windowVsIid } from '../src/stats/index.ts';
-import { num, overSeeds, configNumbers } from './lib/measure.ts';
+import { num, overSeeds, configNumbers, ttftMs } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
 import { StepLog } from './lib/step-log.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
@@ -83,8 +83,7 @@ const experiment = defineExperiment({
       },
     });
     ctx.progress(n, n, n);
-    const ttft = new Float64Array(n);
-    for (let i = 0; i < n; i++) ttft[i] = (r.firstT[i] - r.sendT[i]) * 1000;
+    const ttft = ttftMs(r);
     const windows: WindowRow[] = [];
     const buf = new Float64Array(c.window);
     for (let w = 0; w + c.window <= n; w += c.window) {

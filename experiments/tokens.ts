@@ -14,7 +14,8 @@
  * Llama 3's count on the same text: `llmperf_inflation.*` (read by §1).
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import type { JobContext, NumberValue, Numbers } from '../src/pipeline/types.ts';
+import { num } from './lib/num.ts';
+import type { JobContext, Numbers } from '../src/pipeline/types.ts';
 import { countAll, type TokenizerCount } from '../src/tokens/count.ts';
 import { packageDir, type CorpusEntry, type CorpusManifest, type TokenizerEntry, type TokenizerManifest } from '../src/tokens/manifest.ts';
 import tokenizerManifestJson from '../tokenizers/manifest.json' with { type: 'json' };
@@ -110,7 +111,6 @@ function inputFiles(): string[] {
  */
 const JOB_SECONDS: Record<string, number> = { gemma3: 5.4, llama2: 4.2, deepseek_v3: 2.2, qwen3: 2.0, llama3: 1.6, o200k: 0.6, gpt2: 0.5 };
 
-const num = (value: number, unit: string, n: number | null = null): NumberValue => ({ value, unit, n, interval: null });
 
 const tokenizerList = tokenizerManifest.tokenizers
   .map((t) => `${t.name} (${t.package}@${t.version}${t.library === 'huggingface' ? ` ${t.file.path} via ${t.runtime.package}@${t.runtime.version}` : ''}${t.article === 'stand-in' ? ', standing in for the article\u2019s Gemma 4' : ''})`)

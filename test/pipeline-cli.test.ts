@@ -47,6 +47,19 @@ describe('stopwatches run', () => {
     expect(bad.stderr).toBe('stopwatches: --only: no experiment nope (known: beta)\n');
   });
 
+  it('caps --jobs and says so; a combine that throws is one line, exit 1', async () => {
+    const r = tempRoot();
+    roots.push(r);
+    registry(r, ['experiments/beta.ts']);
+    const capped = await cli(r.root, ['--jobs', '10000']);
+    expect(capped.code).toBe(0);
+    expect(capped.stdout).toMatch(/^running 1 job on 1 worker \(--jobs 10000 capped at 1: 1 job to run, \d+ cores?\)$/m);
+    r.edit('experiments/beta.ts', (t) => t.replace('combine(config, [r]) {', 'combine(config, [r]) {\n    (null as unknown as { x: number }).x;'));
+    const res = await cli(r.root, []);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe("stopwatches: beta: combine failed: TypeError: Cannot read properties of null (reading 'x')\n");
+  });
+
   it('Ctrl-C stops the pool, leaves no cache entry and exits 130 with one line', async () => {
     const r = tempRoot();
     roots.push(r);

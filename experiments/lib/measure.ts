@@ -5,6 +5,9 @@
 import type { SimResult } from '../../src/sim/index.ts';
 import type { NumberValue } from '../../src/pipeline/types.ts';
 import { mean, median, percentileWithInterval, wilsonInterval } from '../../src/stats/index.ts';
+import { num } from './num.ts';
+
+export { num };
 
 /** Confidence level of every interval the experiments publish. */
 export const LEVEL = 0.95;
@@ -64,10 +67,6 @@ export function medianNum(values: ArrayLike<number>, unit: string): NumberValue 
   return pctNum(values, 0.5, unit);
 }
 
-/** A plain value (a count, a derived constant, a ratio): no sample statistics. */
-export function num(value: number, unit: string, n: number | null = null): NumberValue {
-  return { value, unit, n, interval: null };
-}
 
 /** A value summarised over seeds: the mean, with the min–max range as its interval. */
 export function overSeeds(values: readonly number[], unit: string, n: number | null = null): NumberValue {

@@ -9,7 +9,7 @@
 import { defaultServerConfig, inferencexLengths, poissonTimes, simulate, type ServerConfig, type SimResult } from '../../src/sim/index.ts';
 import { createRng } from '../../src/rng/index.ts';
 import { linearPercentile } from '../../src/stats/index.ts';
-import { closedLoopLittle, meanOf, steadyWindow } from './measure.ts';
+import { closedLoopLittle, meanOf, pick, sentWithin, steadyWindow, ttftMs } from './measure.ts';
 import { StepLog } from './step-log.ts';
 
 /** The sweep's workload: InferenceX 1k/1k, 20 × slots prompts, one seed. */
@@ -76,10 +76,8 @@ export function closedPoint(slots: number, cfg: ServerConfig = defaultServerConf
   const log = new StepLog();
   const r = simulate(cfg, lengths(seed, `closed-${slots}`, n), { kind: 'closed', slots }, { onStep: log.onStep });
   const w = steadyWindow(r);
-  const idx: number[] = [];
-  for (let i = 0; i < n; i++) if (r.sendT[i] >= w.start && r.sendT[i] <= w.end) idx.push(i);
-  const ttft = new Float64Array(idx.length);
-  idx.forEach((i, k) => (ttft[k] = (r.firstT[i] - r.sendT[i]) * 1000));
+  const idx = sentWithin(r, w.start, w.end);
+  const ttft = pick(ttftMs(r), idx);
   const little = closedLoopLittle(r, (a, b) => log.tokensIn(a, b), slots);
   const point: ClosedPoint = {
     slots,
@@ -95,10 +93,10 @@ export function closedPoint(slots: number, cfg: ServerConfig = defaultServerConf
   return point;
 }
 
-/** Open loop: Poisson arrivals at `rate`, `n` requests; statistics over the middle 80% (by send order). */
 /** Share of an open run's requests dropped at each end before statistics (the article's 10%). */
 export const OPEN_DROP_SHARE = 0.1;
 
+/** Open loop: Poisson arrivals at `rate`, `n` requests; statistics over the middle 80% (by send order). */
 export function openRun(rate: number, n: number, seed: number, cfg: ServerConfig = defaultServerConfig(), dropShare = OPEN_DROP_SHARE): OpenRun {
   const rng = createRng(seed).fork(`open-${n}`);
   const times = poissonTimes(rng.fork('arrivals'), n, rate);

@@ -1,5 +1,5 @@
 /**
- * The roofline envelope (EXPERIMENTS.md §15, Figure 12). Every decode step
+ * The roofline envelope (docs/experiments.md, the small derivations). Every decode step
  * reads all weights and the KV cache of every token it attends to, and
  * multiplies every weight once per token it computes. So, at B users each
  * holding c tokens of context, one step takes at least
@@ -48,6 +48,20 @@ function perStep(inp: RooflineInput): { kvPerUser: number; flopsPerToken: number
   const attn = inp.layers && inp.dModel ? 4 * inp.layers * inp.dModel * c : 0;
   const flopsPerToken = inp.flopParams ? 2 * inp.flopParams + attn : null;
   return { kvPerUser, flopsPerToken };
+}
+
+/**
+ * The shortest a decode step of `batch` users can take, at the datasheet peaks:
+ * max(memory side, compute side); the compute side counts only when its inputs
+ * are given. Each user gets one token per step, so per-user speed ≤ 1/t and
+ * total throughput ≤ batch/t: the envelope drawn in the paper's roofline figure.
+ */
+export function stepTimeBound(inp: RooflineInput, batch: number): number {
+  const g = inp.gpus ?? 1;
+  const { kvPerUser, flopsPerToken } = perStep(inp);
+  const memory = (inp.weightBytes + batch * kvPerUser) / (g * inp.hbmBw);
+  const compute = flopsPerToken && inp.peakFlops ? (batch * flopsPerToken) / (g * inp.peakFlops) : 0;
+  return Math.max(compute, memory);
 }
 
 /** The fastest one user can be served: all bandwidth to one step of batch one. */

@@ -610,9 +610,10 @@ async function writeIfChanged(write: WriteFile, path: string, data: string | Uin
  */
 function previousFigureIndex(run: Run): FigureIndex {
   try {
-    return readJsonIfPresent(run.out.figureIndex, SCHEMAS.figureIndex, 'it is rewritten by this build') ?? {};
+    return readJsonIfPresent(run.out.figureIndex, SCHEMAS.figureIndex, 'rewritten', run.rel(run.out.figureIndex)) ?? {};
   } catch (err) {
-    run.log(`corrupt: ${run.rel(run.out.figureIndex)} (${(err as Error).message.split(';')[0]}); every PNG is redrawn`);
+    if (!(err instanceof OutputError)) throw err;
+    run.log(`corrupt: ${err.message.replace(/; rewritten$/, '')}; every PNG is redrawn`);
     return {};
   }
 }
