@@ -24,6 +24,10 @@ function figurePngs() {
   };
 }
 
+// A build sends nothing anywhere: Astro's usage telemetry stays off even when
+// astro is run directly rather than through `npm run build`.
+process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
+
 // Static output to dist/. `SITE_BASE` lets the site be served from a sub-path.
 // Styles are inlined and every link is relative, so pages also work from file://.
 export default defineConfig({

@@ -4,5 +4,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli.ts');
+const { main, guardStandardStreams } = await import('../src/cli.ts');
+guardStandardStreams();
 process.exitCode = await main(process.argv.slice(2));

@@ -123,4 +123,44 @@ describe('stopwatches check (CLI)', () => {
       expect(r.err.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
   });
+
+  // Each bad input: the arguments, the one line it must print (after `stopwatches: `).
+  const P8 = ['--model', 'llama-3.1-8b-bf16', '--gpu', 'h100-sxm'];
+  const refused: [string[], RegExp][] = [
+    [['--per-user-tps', '100', ...P8, '--gpus', '1.5'], /^--gpus 1\.5: must be a whole number \(it counts GPUs\)$/],
+    [['--per-user-tps', '100', ...P8, '--gpus', '1e12'], /^--gpus 1e12: above 100,000, the most this check accepts/],
+    [['--per-user-tps', '100', '--total-tps', '1000', ...P8, '--params', '8.5'], /^--params 8\.5: must be a whole number \(it counts parameters\)$/],
+    [['--per-user-tps', '100', ...P8, '--context', '0.5'], /^--context 0\.5: must be a whole number/],
+    [['--per-user-tps', '1e309', ...P8], /^--per-user-tps 1e309: too large to be a number \(above 1\.8e308\)/],
+    [['--concurrency', '1e309', '--rate', '1', '--latency', '1'], /^--concurrency 1e309: too large to be a number/],
+    [['--per-user-tps', '100', '--model', 'llama-3.1-8b-bf16', '--hbm-bw', '1e300TB/s'], /^--hbm-bw 1e300TB\/s: too large to be a number once scaled by its unit/],
+    [['--per-user-tps', '1e-320', ...P8], /^--per-user-tps 1e-320: too small to compute with/],
+    [['--per-user-tps', '100', '--model-bytes', '1e-300B', '--hbm-bw', '3.35TB/s'], /^the per-user roofline: bound comes out as Infinity; the inputs are out of any real range/],
+    [['--concurrency', '1e200', '--rate', '1e200', '--latency', '1e200'], /^Little's law: predicted comes out as Infinity/],
+    [['--latency', '-3', '--rate', '1', '--concurrency', '1'], /^--latency -3: a time must be > 0$/],
+  ];
+  for (const [args, line] of refused) {
+    it(`refuses with one line: ${args.join(' ')}`, async () => {
+      const r = await run(args);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err.endsWith('\n')).toBe(true);
+      const text = r.err.slice(0, -1);
+      expect(text).not.toContain('\n');
+      expect(text.replace(/^stopwatches: /, '')).toMatch(line);
+      expect(text).not.toMatch(/Infinity tok\/s|NaN/);
+    });
+  }
+  it('--json never reports a bound it does not have (no null or Infinity among the values)', async () => {
+    const r = await run(['--total-tps', '1000', '--model-bytes', '15GB', '--hbm-bw', '3.35TB/s', '--json']);
+    expect(r.code).toBe(0);
+    const [c] = JSON.parse(r.out).checks;
+    expect(c.status).toBe('skipped');
+    expect(Object.values(c.values).every((v) => Number.isFinite(v))).toBe(true);
+  });
+  it('accepts whole counts written with a suffix (8.03b parameters) and 0 context', async () => {
+    const r = await run(['--per-user-tps', '100', '--total-tps', '1000', ...P8, '--params', '8.03b', '--gpus', '2', '--context', '0']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toMatch(/Infinity|NaN/);
+  });
 });

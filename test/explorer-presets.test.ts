@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPresets, type Preset } from '../src/explorer/presets.ts';
-import { defaultParams, fromQuery, toQuery, validate, fieldOfError, type Params } from '../src/explorer/params.ts';
+import { activeKeys, defaultParams, fromQuery, MAX_SPAN_S, parseValue, toQuery, validate, valueText, fieldOfError, type Params } from '../src/explorer/params.ts';
+import { FIELDS, GROUPS, MAX_REQUESTS, rangeMessage, type NumberField } from '../src/explorer/fields.ts';
 import { runExplorer, drawInputs, serverConfig } from '../src/explorer/run.ts';
 import { config as fwConfig, runOne } from '../experiments/first-wave.ts';
 import { config as mtConfig, metronomeRun } from '../experiments/metronome.ts';
@@ -138,5 +139,65 @@ describe('explorer inputs', () => {
     expect(params.rate).toBe(Infinity);
     expect(params.requests).toBe(12);
     expect(fromQuery('?slots=abc', base).params.slots).toBeNaN();
+  });
+
+  // Open-loop rates whose run would not fit: refused beside the rate field, never run.
+  const tooSlow: [number, number, RegExp][] = [
+    [1e-20, 640, /^at 1\.00e-20 req\/s, 640 requests would arrive over about 2\.0e\+15 years; runs longer than 116 days are refused .* give at least 6\.40e-5 req\/s or fewer requests$/],
+    [1e-300, 640, /^at 1\.00e-300 req\/s, 640 requests would arrive over about .*e\+\d+ years; runs longer than 116 days are refused/],
+    [0.001, 50_000, /^at 0\.001 req\/s, 50,000 requests would arrive over about 2 years;/],
+  ];
+  for (const [rate, requests, message] of tooSlow) {
+    it(`refuses an open-loop rate of ${rate} req/s for ${requests} requests beside the rate field`, () => {
+      for (const client of ['open', 'capped'] as const) {
+        const problems = bad({ client, rate, requests, lengths: 'fixed', isl: 100, osl: 100 });
+        expect(problems.rate, client).toMatch(message);
+        expect(Object.keys(problems)).toEqual(['rate']);
+      }
+      // A closed loop does not read the rate.
+      expect(bad({ client: 'closed', rate, requests }).rate).toBeUndefined();
+    });
+  }
+  it('accepts the slowest rate that fits, and refuses the next one down', () => {
+    const lowest = 640 / MAX_SPAN_S;
+    expect(bad({ client: 'open', rate: lowest, requests: 640 }).rate).toBeUndefined();
+    expect(bad({ client: 'open', rate: lowest * 0.99, requests: 640 }).rate).toMatch(/refused/);
+  });
+});
+
+describe('explorer fields: one record each', () => {
+  it('the form shows every field once, grouped, in the record order', () => {
+    expect(GROUPS.flatMap((g) => g.fields.map((f) => f.key))).toEqual(FIELDS.map((f) => f.key));
+    expect(new Set(FIELDS.map((f) => f.key)).size).toBe(FIELDS.length);
+    expect(GROUPS.every((g) => g.fields.length > 0)).toBe(true);
+  });
+  it('defaults come from the records and are valid; every field round-trips through its text and the URL', () => {
+    const d = defaultParams(1.25);
+    expect(Object.keys(d)).toEqual(FIELDS.map((f) => f.key));
+    expect(validate(d)).toEqual({});
+    for (const f of FIELDS) expect(parseValue(f.key, valueText(f.key, d[f.key])), f.key).toEqual(d[f.key]);
+    const every: Params = { ...d, client: 'capped', lengths: 'vllm', ratio: 0.5 };
+    expect(activeKeys(every)).toEqual(FIELDS.filter((f) => f.key !== 'slots').map((f) => f.key));
+    expect(fromQuery(toQuery(every), d).params).toEqual(every);
+  });
+  it('each number field refuses values just outside its bounds with its own message, and accepts its bounds', () => {
+    const d = defaultParams(1.25);
+    const numbers = FIELDS.filter((f): f is NumberField => f.kind === 'number' && Number.isFinite(f.min) && Number.isFinite(f.max));
+    for (const f of numbers) {
+      const p = (v: number): Params => ({ ...d, client: f.key === 'cap' ? 'capped' : f.key === 'rate' ? 'open' : d.client, warmup: 0, cooldown: 0, requests: f.key === 'warmup' || f.key === 'cooldown' ? MAX_REQUESTS : d.requests, [f.key]: v });
+      const below = f.aboveMin ? f.min : f.min - (f.integer ? 1 : 1e-9);
+      expect(validate(p(below))[f.key], `${f.key} = ${below}`).toBe(rangeMessage(f));
+      expect(validate(p(f.max * 2 + 1))[f.key], `${f.key} above max`).toBe(f.aboveMax ?? rangeMessage(f));
+      if (f.integer) expect(validate(p(f.min + 0.5))[f.key], `${f.key} fractional`).toBe(rangeMessage(f));
+      if (!['requests', 'warmup', 'cooldown', 'kvCapacityTokens', 'isl', 'osl', 'rate'].includes(f.key)) {
+        expect(validate(p(f.max))[f.key], `${f.key} = max`).toBeUndefined();
+      }
+    }
+  });
+  it('maps the simulator’s errors to their field through the records', () => {
+    expect(fieldOfError('request 0 (isl 16, osl 20, cached 0) needs 9 KV blocks but the pool holds 1; raise kvCapacityTokens')).toBe('kvCapacityTokens');
+    expect(fieldOfError('client.cap is 0; it must be an integer ≥ 1')).toBe('cap');
+    expect(fieldOfError('workload.osl[3] is 0')).toBe('osl');
+    expect(fieldOfError('something else')).toBeNull();
   });
 });

@@ -205,6 +205,25 @@ describe('explorer in a browser', () => {
     await p.close();
   });
 
+  it('an open-loop rate whose run would not fit is refused beside the rate field (never 0 ms and "Done.")', async () => {
+    const p = await open(url());
+    await finished(p, await runOf(p));
+    const before = await runOf(p);
+    await p.selectOption('#f-client', 'open');
+    for (const rate of ['1e-20', '1e-300']) {
+      await p.fill('#f-rate', rate);
+      await p.waitForFunction((r) => (document.getElementById('m-rate')!.textContent ?? '').includes(`at ${r === '1e-20' ? '1.00e-20' : '1.00e-300'} req/s`), rate);
+      expect(await p.textContent('#m-rate')).toMatch(/requests would arrive over about .* years; runs longer than 116 days are refused/);
+      expect(await p.getAttribute('#f-rate', 'aria-invalid')).toBe('true');
+      expect(await p.$eval('#m-rate', (m) => m.closest('.field')?.id)).toBe('row-rate');
+      await p.click('#run');
+      await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'invalid');
+      expect(await p.textContent('#status')).toMatch(/Not run: one field needs fixing \(Rate\)/);
+    }
+    expect(await runOf(p)).toBe(before);
+    await p.close();
+  });
+
   it('runs in a worker: the page answers while a long run goes, and Cancel stops it', async () => {
     const p = await open(url());
     await finished(p, await runOf(p));

@@ -6,12 +6,13 @@
  * one line each.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../src/errors.ts';
 import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
 import { workerCount } from '../src/pipeline/runner.ts';
-import { planOf, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { planOf, REPO, tempRoot, type TempRoot } from './pipeline-helpers.ts';
 
 const roots: TempRoot[] = [];
 const make = (registry?: string[]) => {
@@ -61,6 +62,11 @@ describe('determinism across folders', () => {
     for (const [f, bytes] of tree(a, 'src/generated')) if (!f.endsWith('.png')) expect(bytes.toString(), f).not.toMatch(/runtime/i);
     expect(Object.keys(JSON.parse(a.read('.cache/runtimes.json').toString()))).toEqual(['alpha', 'beta']);
     expect(a.read('src/generated/number-ids.d.ts').toString()).toContain('export type NumberId =\n  | "alpha.mean_ms"\n  | "alpha.seeds.count"\n  | "beta.mean";\n');
+    // A typo in an id is a type error, with the nearest id suggested.
+    writeFileSync(join(a.root, 'ids.ts'), "import type { NumberId } from './src/generated/number-ids';\nexport const ok: NumberId = 'alpha.mean_ms';\nexport const typo: NumberId = 'alpha.mean_sm';\n");
+    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', 'ids.ts'], { cwd: a.root, encoding: 'utf8' });
+    expect(tsc.status).not.toBe(0);
+    expect(tsc.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^ids\.ts\(3,14\): error TS\d+: Type '"alpha\.mean_sm"' is not assignable to type 'NumberId'\. Did you mean '"alpha\.mean_ms"'\?$/)]);
   });
 });
 

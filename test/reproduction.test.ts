@@ -12,9 +12,9 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PUBLISHED, type Published } from '../src/site/published.ts';
+import { PUBLISHED, whereText, type Published } from '../src/site/published.ts';
 import { reproductionRows, bandCounts, groupByBand, sectionOf, toUnit, BANDS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
-import { SECTIONS } from '../src/site/sections.ts';
+import { heading } from '../src/outline.ts';
 import { numberWords, strayDigits } from '../src/site/prose.ts';
 import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
 import type { SiteNumber } from '../src/site/data.ts';
@@ -61,12 +61,10 @@ describe('published values against our numbers', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('each entry resolves to an article section the page can link to', () => {
-    const ids = new Set(SECTIONS.flatMap((s) => [s.slug, ...(s.sub ?? []).map((x) => x.id)]));
-    const problems = PUBLISHED.filter((p) => {
-      const s = sectionOf(p, SECTIONS);
-      return !s || !ids.has(s.id);
-    }).map((p) => `${p.id} (where: ${p.where})`);
+  it('a published figure is one the section of its heading places (src/outline.ts)', () => {
+    const problems = PUBLISHED.filter((p) => p.where.figure !== undefined && !heading(p.where.in).section.figures.some((f) => f.article === p.where.figure)).map(
+      (p) => `${p.id}: Figure ${p.where.figure} is not placed in section ${heading(p.where.in).section.id}`,
+    );
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
@@ -94,11 +92,11 @@ describe('reproduction rows, bands and sections', () => {
   const num = (value: number, unit: string, interval: [number, number] | null = null): SiteNumber =>
     ({ value, unit, n: null, interval, experiment: 'e' }) as SiteNumber;
   const entries: Published[] = [
-    { id: 'x.near_ms', published: 100, unit: 'ms', where: 'The first wave' },
-    { id: 'x.mid_ms', published: 100, unit: 'ms', where: 'Figure 2' },
-    { id: 'x.far_s', published: 1, unit: 's', where: 'How much of this is the model; Figure 10' },
-    { id: 'x.gone_ms', published: 1, unit: 'ms', where: 'nowhere', missing: 'not computed' },
-    { id: 'x.other', published: 1, unit: 'tokens', where: 'x' },
+    { id: 'x.near_ms', published: 100, unit: 'ms', where: { in: 'the-first-wave' } },
+    { id: 'x.mid_ms', published: 100, unit: 'ms', where: { in: 'the-first-wave', figure: 2 } },
+    { id: 'x.far_s', published: 1, unit: 's', where: { in: 'how-much-is-the-model', figure: 10 } },
+    { id: 'x.gone_ms', published: 1, unit: 'ms', where: { in: 'the-instrument', also: 'appendix-the-model' }, missing: 'not computed' },
+    { id: 'x.other', published: 1, unit: 'tokens', where: { in: 'open-and-closed', also: 'two-checks' } },
   ];
   const ours = { 'x.near_ms': num(102, 'ms'), 'x.mid_ms': num(107, 'ms'), 'x.far_s': num(1500, 'ms', [1000, 2000]), 'x.other': num(1, 'ms') };
 
@@ -113,14 +111,11 @@ describe('reproduction rows, bands and sections', () => {
     expect(NEAR).toBeLessThan(FAR_OFF);
   });
 
-  it('finds the section from `where`, a subsection title, or the experiment', () => {
-    const sections = [
-      { slug: 'the-first-wave', title: 'The first wave', experiments: ['x'] },
-      { slug: 'percentiles', title: 'Percentiles', experiments: ['sensitivity'], sub: [{ id: 'how-much', title: 'How much of this is the model' }] },
-    ];
-    expect(sectionOf(entries[0]!, sections)?.id).toBe('the-first-wave');
-    expect(sectionOf(entries[1]!, sections)?.id).toBe('the-first-wave');
-    expect(sectionOf(entries[2]!, sections)?.id).toBe('how-much');
-    expect(sectionOf({ id: 'y.z', published: 1, unit: '', where: 'Figure 1' }, sections)).toBeNull();
+  it('links to our heading and cites the article’s own heading and figure', () => {
+    expect(sectionOf(entries[1]!)).toEqual({ id: 'the-first-wave', title: heading('the-first-wave').title });
+    expect(sectionOf(entries[2]!).id).toBe('how-much-is-the-model');
+    expect(whereText(entries[1]!.where)).toBe('The first wave; Figure 2');
+    expect(whereText(entries[2]!.where)).toBe('How much of this is the model; Figure 10');
+    expect(whereText(entries[4]!.where)).toBe('Open and closed; Two checks anyone can run');
   });
 });

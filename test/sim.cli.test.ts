@@ -83,6 +83,22 @@ describe('stopwatches simulate', () => {
     ['KV pool too small', 'closed_fixed.json', (c) => (c.config.kv_capacity_tokens = 1000), /config\.kv_capacity_tokens is 1000 .* needs 72 blocks; raise it to at least 1152/],
     ['zero budget', 'closed_fixed.json', (c) => (c.config.token_budget = 0), /config\.token_budget is 0/],
     ['efficiency out of range', 'closed_fixed.json', (c) => (c.config.hw.eta_memory = 1.5), /config\.hw\.eta_memory is 1\.5; it must be in \(0, 1\]/],
+    // A field the format does not have is an error naming the nearest known name, never ignored.
+    ['misspelt workload field', 'cached_prefix.json', (c) => ((c.workload.cache = c.workload.cached), delete c.workload.cached), /workload\.cache is not a field of workload; did you mean workload\.cached\?/],
+    ['misspelt hw field', 'closed_fixed.json', (c) => (c.config.hw.peak_flop = 1), /config\.hw\.peak_flop is not a field of config\.hw; did you mean config\.hw\.peak_flops\?/],
+    ['camelCase model field', 'closed_fixed.json', (c) => (c.config.model.dModel = 4096), /config\.model\.dModel is not a field of config\.model; did you mean config\.model\.d_model\?/],
+    ['misspelt section', 'closed_fixed.json', (c) => (c.confg = c.config), /confg is not a field of the top level; did you mean config\?/],
+    ['field in the wrong section', 'closed_fixed.json', (c) => (c.config.hw.block_size = 16), /config\.hw\.block_size is not a field of config\.hw; it belongs in config \(config\.block_size\)/],
+    ['unrelated field', 'closed_fixed.json', (c) => (c.workload.zzz = 1), /workload\.zzz is not a field of workload; its fields are n, isl, osl, cached/],
+    ['field of another client kind', 'closed_fixed.json', (c) => (c.client.cap = 4), /client\.cap is not read by a "closed" client \(only by "capped"\)/],
+    ['another schema', 'closed_fixed.json', (c) => (c.schema = 'llm-sim-golden/2'), /schema is the string "llm-sim-golden\/2"; this version reads "llm-sim-golden\/1" only/],
+    // Step times that are not a finite number of seconds.
+    ['peak FLOP/s that underflows', 'closed_fixed.json', (c) => (c.config.hw.peak_flops = 1e-300), /config\.hw\.peak_flops is 1\.000e-300 .* one step would take Infinity s; give the peak in FLOP\/s/],
+    ['bandwidth that underflows', 'closed_fixed.json', (c) => (c.config.hw.hbm_bw = 1e-310), /config\.hw\.hbm_bw is .* one step would take Infinity s; give the bandwidth in bytes per second/],
+    ['model that overflows', 'closed_fixed.json', (c) => (c.config.model.body_params = 1e306), /config\.model gives Infinity FLOPs for one step of 8192 tokens/],
+    // Work above the limits is refused before it runs.
+    ['one request of 10^9 output tokens', 'closed_fixed.json', (c) => Object.assign(c, { workload: { n: 1, isl: [16], osl: [1e9], cached: null }, config: { ...c.config, kv_capacity_tokens: 2e9 } }),
+      /the run would serve at least 1,000,000,000 request-steps \(1 request\), above the limit of 100,000,000; shorten the workload or raise --max-request-steps/],
   ];
 
   for (const [what, base, mutate, pattern] of bad) {
@@ -98,6 +114,72 @@ describe('stopwatches simulate', () => {
       expect(readdirSync(dir)).toEqual(['case.json']);
     });
   }
+
+  it('refuses a result above --max-output-mb before running, and names the flags that shrink or allow it', async () => {
+    const file = join(dir, 'case.json');
+    writeFileSync(file, readFileSync(join(golden, 'burst_1000.json')));
+    const out = join(dir, 'result.json');
+    expect(await run(file, '--tokens', '--max-output-mb', '1', '--out', out)).toBe(2);
+    expectOneLine(file, /the result would take about \d+ MB \(1,000 requests, [\d,]+ token times\), above the limit of 1 MB; leave out --tokens\/--steps, shorten the workload or raise --max-output-mb/);
+    expect(readdirSync(dir)).toEqual(['case.json']);
+    stderr = '';
+    expect(await run(file, '--tokens', '--max-output-mb', '50', '--out', out)).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).requests.token_times).toHaveLength(1000);
+  });
+
+  it('refuses --tokens beyond what the engine can index, even with the limits raised', async () => {
+    const c = load('closed_fixed.json');
+    Object.assign(c, { workload: { n: 3, isl: [16, 16, 16], osl: [1e9, 1e9, 1e9], cached: null } });
+    c.config.kv_capacity_tokens = 2e9;
+    const file = join(dir, 'case.json');
+    writeFileSync(file, JSON.stringify(c));
+    expect(await run(file, '--tokens', '--max-request-steps', '1e12', '--max-output-mb', '1e9')).toBe(2);
+    expectOneLine(file, /--tokens would record 3,000,000,000 token times; .* at most 2,147,483,647: leave out --tokens or shorten the workload/);
+  });
+
+  it('refuses a run above --max-request-steps, and runs it when the flag raises the limit', async () => {
+    const file = join(golden, 'closed_fixed.json');
+    expect(await run(file, '--max-request-steps', '1000')).toBe(2);
+    expectOneLine(file, /at least [\d,]+ request-steps \(160 requests\), above the limit of 1,000; .* raise --max-request-steps/);
+    stderr = '';
+    expect(await run(file, '--max-request-steps', '1e6')).toBe(0);
+    expect(JSON.parse(stdout).steps).toBe(load('closed_fixed.json').expected.steps);
+  });
+
+  it('stops a run whose preemptions take it past the limit, with one line', async () => {
+    const file = join(golden, 'burst_1000.json');
+    const { caseFromJson, estimateWork } = await import('../src/sim/case.ts');
+    const least = estimateWork(caseFromJson(load('burst_1000.json'), file)).requestSteps;
+    expect(await run(file, '--max-request-steps', String(least + 1))).toBe(2);
+    expectOneLine(file, /stopped after [\d,]+ request-steps \(preemptions made the run longer than estimated\)/);
+  });
+
+  it('estimates 2×10^7 requests as a result far above the default limit (refused before any work)', async () => {
+    const { estimateWork, SIMULATE_LIMITS } = await import('../src/sim/case.ts');
+    const n = 2e7;
+    const ones = new Int32Array(n).fill(1);
+    const w = estimateWork({ cfg: { tokenBudget: 8192, maxNumSeqs: 1024 } as never, workload: { isl: ones, osl: ones, cached: null }, client: { kind: 'closed', slots: 64 } });
+    expect(w.requestSteps).toBe(n);
+    expect(w.outputBytes).toBeGreaterThan(SIMULATE_LIMITS.outputMB * 1e6);
+  });
+
+  it('writes the same bytes as JSON.stringify, in pieces', async () => {
+    const { caseFromJson, resultChunks, resultToJson } = await import('../src/sim/case.ts');
+    const { runEngine } = await import('../src/sim/engine.ts');
+    const c = caseFromJson(load('edge_mix.json'), 'edge_mix.json');
+    const r = runEngine(c.cfg, c.workload, c.client, { recordTokens: true, recordSteps: true });
+    for (const opts of [{}, { tokens: true }, { steps: true }, { tokens: true, steps: true }]) {
+      expect([...resultChunks(r, opts)].join('')).toBe(JSON.stringify(resultToJson(r, opts)));
+    }
+  });
+
+  it('--help states the limits the code applies', async () => {
+    const { buildProgram } = await import('../src/cli.ts');
+    const { SIMULATE_LIMITS } = await import('../src/sim/case.ts');
+    const help = buildProgram().commands.find((c) => c.name() === 'simulate')!.helpInformation();
+    expect(help).toContain(`default ${SIMULATE_LIMITS.requestSteps.toExponential().replace('+', '')}`);
+    expect(help).toContain(`default ${SIMULATE_LIMITS.outputMB})`);
+  });
 
   it('rejects a missing file', async () => {
     const file = join(dir, 'nope.json');
@@ -119,6 +201,27 @@ describe('stopwatches simulate', () => {
     expect(await run(join(golden, 'edge_mix.json'), '--out', out)).toBe(2);
     expectOneLine(out, /cannot write the result/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('test/fixtures/golden/README', () => {
+  it('lists every case with the counts its file holds', () => {
+    const text = readFileSync(join(golden, 'README'), 'utf8');
+    const rows = [...text.matchAll(/^\| `(\w+\.json)` \| (closed|open|capped)[^|]* \|[^|]*\| (\d+) \| (\d+) \| (\d+) \|$/gm)];
+    const files = readdirSync(golden).filter((f) => f.endsWith('.json')).sort();
+    expect(rows.map((r) => r[1]).sort()).toEqual(files);
+    for (const [, file, kind, n, steps, preemptions] of rows) {
+      const c = load(file);
+      expect([c.client.kind, c.workload.n, c.expected.steps, c.expected.preemptions], file).toEqual([kind, Number(n), Number(steps), Number(preemptions)]);
+    }
+  });
+  it('names every field simulate reads, and simulate reads every field it names', async () => {
+    const { CASE_FIELDS } = await import('../src/sim/case.ts');
+    const text = readFileSync(join(golden, 'README'), 'utf8');
+    const named = new Set([...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+    for (const [section, fields] of Object.entries(CASE_FIELDS)) {
+      for (const f of fields) expect(named.has(f), `${section}.${f}`).toBe(true);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The constants, the roofline checks of EXPERIMENTS.md §0, and the workload draws.
+ * The constants, the roofline checks of docs/model.md ("Checks"), and the workload draws.
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../src/rng/index.ts';

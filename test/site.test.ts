@@ -9,10 +9,10 @@ import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
 import { PUBLISHED } from '../src/site/published.ts';
-import { CLAIMS, checkClaims } from '../src/site/claims.ts';
+import { CLAIMS, checkClaims } from '../src/site/claims/index.ts';
 import { numberWords } from '../src/site/prose.ts';
 import { REFERENCES } from '../src/site/references.ts';
-import { SECTIONS } from '../src/site/sections.ts';
+import { PROSE_SECTIONS, heading } from '../src/outline.ts';
 import { formatConstant } from '../src/site/constants-format.ts';
 
 describe('number formatting', () => {
@@ -110,11 +110,10 @@ describe('data loader', () => {
   });
 
   it('reads figures and fails on an unknown one, naming the page', async () => {
-    const { getFigure, figuresOf } = await import('../src/site/data.ts');
+    const { getFigure } = await import('../src/site/data.ts');
     const f = getFigure('first-wave', 'ttft', '/index.html');
     expect(f.meta.provenance.configHash).toBe('abc');
     expect(f.meta.png).toBe('first-wave.ttft.png');
-    expect(figuresOf(['first-wave']).map((x) => x.key)).toEqual(['first-wave.ttft']);
     expect(() => getFigure('first-wave', 'nope', '/index.html')).toThrow(/Unknown figure "first-wave\.nope" on page \/index\.html/);
     // A PNG that is not the file the build recorded is never served.
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'pnG');
@@ -128,10 +127,10 @@ describe('reproduction table', () => {
   it('sorts by how far off, missing last, and converts time units', () => {
     const rows = reproductionRows(
       [
-        { id: 'a_ms', published: 100, unit: 'ms', where: 'x' },
-        { id: 'b_s', published: 1, unit: 's', where: 'x' },
-        { id: 'c', published: 10, unit: '', where: 'x' },
-        { id: 'd', published: 0, unit: '%', where: 'x' },
+        { id: 'a_ms', published: 100, unit: 'ms', where: { in: 'intro' } },
+        { id: 'b_s', published: 1, unit: 's', where: { in: 'intro' } },
+        { id: 'c', published: 10, unit: '', where: { in: 'intro' } },
+        { id: 'd', published: 0, unit: '%', where: { in: 'intro' } },
       ],
       { a_ms: num(101, 'ms'), b_s: num(1500, 'ms', [1400, 1600]), d: num(0, '%') },
     );
@@ -153,7 +152,7 @@ describe('registries', () => {
     for (const p of PUBLISHED) {
       expect(p.id).toMatch(/^[a-z0-9-]+(\.[a-z0-9_-]+)+$/);
       expect(Number.isFinite(p.published)).toBe(true);
-      expect(p.where.length).toBeGreaterThan(0);
+      expect(heading(p.where.in).id).toBe(p.where.in);
     }
   });
   it('claims spell out no numbers (a value comes from constant or numberId; formulas like L(1−r) are fine)', () => {
@@ -171,6 +170,6 @@ describe('registries', () => {
   });
   it('sections: one partial per section and no orphan partial', () => {
     const files = readdirSync(join(import.meta.dirname, '..', 'src/article')).filter((f) => f.endsWith('.astro')).map((f) => f.replace(/\.astro$/, ''));
-    expect(files.sort()).toEqual(SECTIONS.map((s) => s.slug).sort());
+    expect(files.sort()).toEqual(PROSE_SECTIONS.map((s) => s.id).sort());
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Tokenizer adapters: fixed ids for fixed strings (pinned here, checked by hand
- * against the STACK.md table for "Hello world"), no special tokens, verified files.
+ * against each tokenizer's reference encoding of "Hello world"), no special tokens, verified files.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -3,6 +3,7 @@
  * Not part of any job key: editing this file re-renders, never reruns.
  */
 import * as Plot from '@observablehq/plot';
+import { PALETTE } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { DefinitionsData } from '../definitions.ts';
 
@@ -13,14 +14,13 @@ export const figures: Figures<DefinitionsData> = {
       'The same simulated timestamps (64 users, 1,024 in / 128 out) measured with each tool’s headline per-token definition, converted to tokens per second per user.',
     alt: `Horizontal bars, one per tool, from ${Math.round(d.bars[d.bars.length - 1].tokPerS)} to ${Math.round(d.bars[0].tokPerS)} tokens per second per user.`,
     plot: {
-      width: 720,
       height: 320,
       marginLeft: 330,
       marginRight: 50,
       x: { label: 'tokens/s per user', grid: true },
       y: { label: null, domain: d.bars.map((b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`) },
       marks: [
-        Plot.barX(d.bars, { y: (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`, x: 'tokPerS', fill: '#0072B2' }),
+        Plot.barX(d.bars, { y: (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`, x: 'tokPerS', fill: PALETTE.blue }),
         Plot.text(d.bars, {
           y: (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`,
           x: 'tokPerS',

@@ -3,6 +3,7 @@
  * Not part of any job key: editing this file re-renders, never reruns.
  */
 import * as Plot from '@observablehq/plot';
+import { PALETTE } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { FirstWaveData } from '../first-wave.ts';
 
@@ -12,7 +13,6 @@ export const figures: Figures<FirstWaveData> = {
     caption: `Closed loop, ${d.figure.slots} slots, every slot opened at once. The first ${d.figure.slots} requests queue behind each other's prefill; the whole-run p99 (dashed) falls inside that staircase, the p99 without it (dotted) does not.`,
     alt: `Scatter of time to first token against request index for ${d.figure.ttfts.length} requests. The first ${d.figure.slots} requests climb a staircase up to about ${Math.round(Math.max(...d.figure.ttfts.slice(0, d.figure.slots)))} ms; the rest stay near ${Math.round(d.figure.p99After)} ms or below.`,
     plot: {
-      width: 720,
       height: 360,
       marginLeft: 56,
       y: { type: 'log', label: 'TTFT (ms)', grid: true },
@@ -22,12 +22,12 @@ export const figures: Figures<FirstWaveData> = {
           x: 'i',
           y: 'v',
           r: 1.6,
-          fill: (p: { wave: boolean }) => (p.wave ? '#D55E00' : '#0072B2'),
+          fill: (p: { wave: boolean }) => (p.wave ? PALETTE.vermillion : PALETTE.blue),
         }),
-        Plot.ruleY([d.figure.p99All], { stroke: '#D55E00', strokeDasharray: '6,3' }),
-        Plot.ruleY([d.figure.p99After], { stroke: '#0072B2', strokeDasharray: '2,3' }),
-        Plot.text([`whole-run p99`], { x: d.figure.ttfts.length, y: d.figure.p99All, textAnchor: 'end', dy: -6, fill: '#D55E00' }),
-        Plot.text([`p99 after the first wave`], { x: d.figure.ttfts.length, y: d.figure.p99After, textAnchor: 'end', dy: -6, fill: '#0072B2' }),
+        Plot.ruleY([d.figure.p99All], { stroke: PALETTE.vermillion, strokeDasharray: '6,3' }),
+        Plot.ruleY([d.figure.p99After], { stroke: PALETTE.blue, strokeDasharray: '2,3' }),
+        Plot.text([`whole-run p99`], { x: d.figure.ttfts.length, y: d.figure.p99All, textAnchor: 'end', dy: -6, fill: PALETTE.vermillion }),
+        Plot.text([`p99 after the first wave`], { x: d.figure.ttfts.length, y: d.figure.p99After, textAnchor: 'end', dy: -6, fill: PALETTE.blue }),
       ],
     },
   }),

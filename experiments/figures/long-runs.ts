@@ -3,11 +3,12 @@
  * Not part of any job key: editing this file re-renders, never reruns.
  */
 import * as Plot from '@observablehq/plot';
+import { PALETTE } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { LongRunsData, WindowRow } from '../long-runs.ts';
 
 /** Okabe–Ito: warm colours for the 98% runs, cool for 95% and 90%. */
-const PALETTE = ['#D55E00', '#CC79A7', '#E69F00', '#0072B2', '#56B4E9', '#009E73'];
+const SERIES_COLORS = [PALETTE.vermillion, PALETTE.purple, PALETTE.orange, PALETTE.blue, PALETTE.sky, PALETTE.green];
 
 export const figures: Figures<LongRunsData> = {
   windows: (d) => {
@@ -20,17 +21,16 @@ export const figures: Figures<LongRunsData> = {
         'p99 time to first token in back-to-back windows of 1,000 requests, open loop near the sweep’s peak rate. A run that collapses into the preemption spiral stays there.',
       alt: 'Six time series of windowed p99 on a log axis; the 98% runs jump from tens of milliseconds to tens of seconds at different times and never come back; the 95% and 90% runs mostly stay low.',
       plot: {
-        width: 720,
         height: 360,
         marginLeft: 60,
         x: { label: 'simulated time (h)' },
         y: { type: 'log', label: 'windowed p99 TTFT', grid: true, tickFormat: (v: number) => (v >= 1 ? `${v} s` : `${Math.round(v * 1000)} ms`) },
-        color: { type: 'ordinal', domain: d.series.map((s: { label: string }) => s.label), range: PALETTE },
+        color: { type: 'ordinal', domain: d.series.map((s: { label: string }) => s.label), range: SERIES_COLORS },
         marks: [
           Plot.line(rows, { x: 'h', y: 'p99', stroke: 'run', strokeWidth: 1.2 }),
           Plot.ruleY([d.collapseMs / 1000], { strokeDasharray: '4,3' }),
           ...d.series.map((s: { label: string }, i: number) =>
-            Plot.text([s.label], { frameAnchor: 'top-left', dx: 8, dy: 6 + 14 * i, fill: PALETTE[i % PALETTE.length] }),
+            Plot.text([s.label], { frameAnchor: 'top-left', dx: 8, dy: 6 + 14 * i, fill: SERIES_COLORS[i % SERIES_COLORS.length] }),
           ),
         ],
       },
@@ -47,18 +47,17 @@ export const figures: Figures<LongRunsData> = {
         'Middle 90% of the p99s of consecutive windows cut from a single run at 90% of the peak rate, next to the same statistic for random draws of equal size from that run.',
       alt: 'For each window size, the band of windowed p99s is wider than the band of i.i.d. p99s.',
       plot: {
-        width: 720,
         height: 300,
         marginLeft: 60,
         x: { label: 'window (requests)', type: 'band', domain: d.spreads.map((s: { windowSize: number }) => `${s.windowSize}`) },
         y: { label: 'p99 TTFT (ms)', grid: true },
         marks: [
           // Plot's dx is one number per mark, so each kind is its own mark, nudged left or right of the band's centre.
-          Plot.ruleX(rows.filter((r: { kind: string }) => r.kind !== 'i.i.d. draws'), { x: 'w', y1: 'lo', y2: 'hi', stroke: '#D55E00', strokeWidth: 10, dx: -9 }),
-          Plot.ruleX(rows.filter((r: { kind: string }) => r.kind === 'i.i.d. draws'), { x: 'w', y1: 'lo', y2: 'hi', stroke: '#0072B2', strokeWidth: 10, dx: 9 }),
+          Plot.ruleX(rows.filter((r: { kind: string }) => r.kind !== 'i.i.d. draws'), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.vermillion, strokeWidth: 10, dx: -9 }),
+          Plot.ruleX(rows.filter((r: { kind: string }) => r.kind === 'i.i.d. draws'), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.blue, strokeWidth: 10, dx: 9 }),
           Plot.ruleY([d.spreads[0].truth], { strokeDasharray: '4,3' }),
-          Plot.text(['back-to-back windows'], { frameAnchor: 'top-right', dx: -8, dy: 8, fill: '#D55E00' }),
-          Plot.text(['i.i.d. draws'], { frameAnchor: 'top-right', dx: -8, dy: 24, fill: '#0072B2' }),
+          Plot.text(['back-to-back windows'], { frameAnchor: 'top-right', dx: -8, dy: 8, fill: PALETTE.vermillion }),
+          Plot.text(['i.i.d. draws'], { frameAnchor: 'top-right', dx: -8, dy: 24, fill: PALETTE.blue }),
         ],
       },
     };

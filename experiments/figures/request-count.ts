@@ -3,10 +3,11 @@
  * Not part of any job key: editing this file re-renders, never reruns.
  */
 import * as Plot from '@observablehq/plot';
+import { PALETTE } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { RequestCountData } from '../request-count.ts';
 
-const COLORS = ['#D55E00', '#E69F00', '#009E73', '#0072B2'];
+const COLORS = [PALETTE.vermillion, PALETTE.orange, PALETTE.green, PALETTE.blue];
 
 export const figures: Figures<RequestCountData> = {
   mean_ttft: (d) => {
@@ -23,7 +24,6 @@ export const figures: Figures<RequestCountData> = {
         'Closed loops with every slot opened at once, fixed 1,000-token prompts and answers. Each line collects a different number of requests per slot; the dashed line is the mean without the first wave.',
       alt: `Lines of mean TTFT against concurrency for ${d.multipliers.length} request counts; the fewer requests per slot, the steeper the line. Without the first wave the mean stays nearly flat.`,
       plot: {
-        width: 720,
         height: 380,
         marginLeft: 56,
         marginRight: 110,

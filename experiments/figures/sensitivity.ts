@@ -3,6 +3,7 @@
  * Not part of any job key: editing this file re-renders, never reruns.
  */
 import * as Plot from '@observablehq/plot';
+import { PALETTE, WIDE_FIGURE_WIDTH } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { SensitivityData } from '../sensitivity.ts';
 
@@ -24,7 +25,7 @@ export const figures: Figures<SensitivityData> = {
         'Each row changes one constant of the simulated server; each panel is one effect of the paper, measured as in its own section, drawn relative to the baseline server (labels give the effect itself, as a ratio). None of the effects disappears; the metronome follows the token budget.',
       alt: 'Four panels of dots, one row per server variant. In the first three panels every dot sits close to the baseline; in the metronome panel the token budget moves the dot far left (small budget) or right (large budget).',
       plot: {
-        width: 760,
+        width: WIDE_FIGURE_WIDTH,
         height: 420,
         marginLeft: 170,
         marginTop: 30,
@@ -35,7 +36,7 @@ export const figures: Figures<SensitivityData> = {
         marks: [
           Plot.frame({ strokeOpacity: 0.2 }),
           Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.5 }),
-          Plot.dot(cells, { fx: 'effect', y: 'variant', x: 'rel', fill: '#0072B2', r: 4 }),
+          Plot.dot(cells, { fx: 'effect', y: 'variant', x: 'rel', fill: PALETTE.blue, r: 4 }),
           Plot.text(cells, { fx: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, dy: -9, fontSize: 9 }),
         ],
       },

@@ -3,6 +3,7 @@
  * Not part of any job key: editing this file re-renders, never reruns.
  */
 import * as Plot from '@observablehq/plot';
+import { NEUTRAL, SHADES, WIDE_FIGURE_WIDTH } from '../../src/figure-style.ts';
 import type { FigureSpec, Figures } from '../../src/pipeline/types.ts';
 import type { TokensData, TokensRow } from '../tokens.ts';
 
@@ -11,14 +12,14 @@ export function figure11(data: TokensData): FigureSpec {
   const labels = data.corpora.map((c) => c.label);
   const max = Math.max(...data.rows.map((r) => r.perKchar));
   const fill = (r: TokensRow) => (r.article === 'extra' ? 'not in the article' : 'in the article');
-  const colors = { domain: ['in the article', 'not in the article'], range: ['#3b6ea5', '#a9c1da'] };
+  const colors = { domain: ['in the article', 'not in the article'], range: [SHADES.strong, SHADES.pale] };
   const first = labels[0];
   // The key, drawn as text marks above the top panel (no HTML legend): [text, colour, x offset from the left edge].
   const keyItems: [string, string, number][] = [
     ['■', colors.range[0]!, 0],
-    ['named in the article (Gemma 3 stands in for Gemma 4)', '#333', 14],
+    ['named in the article (Gemma 3 stands in for Gemma 4)', NEUTRAL.text, 14],
     ['■', colors.range[1]!, 330],
-    ['not named in the article', '#333', 344],
+    ['not named in the article', NEUTRAL.text, 344],
   ];
   const key = keyItems.map(([text, color, dx]) =>
     Plot.text([text], { fy: () => first, frameAnchor: 'top-left', text: (d: string) => d, dx, dy: -26, fill: color, textAnchor: 'start', fontSize: 11 }),
@@ -39,7 +40,7 @@ export function figure11(data: TokensData): FigureSpec {
         })
         .join(' '),
     plot: {
-      width: 760,
+      width: WIDE_FIGURE_WIDTH,
       height: 640,
       marginLeft: 100,
       marginRight: 120,

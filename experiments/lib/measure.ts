@@ -88,7 +88,7 @@ export function shareNum(successes: number, n: number): NumberValue {
 export { mean, median };
 
 /**
- * The closed loop's steady window (EXPERIMENTS.md §7, chosen): from the first
+ * The closed loop's steady window (docs/experiments.md, open vs closed; chosen): from the first
  * completion to the last send. Its request rate is the output tokens emitted in
  * the window ÷ the window's length ÷ the mean output length.
  */

@@ -15,7 +15,7 @@ import { fmt, type CheckOutcome } from './types.ts';
  * in flight; mean latency over completed requests), which costs a few
  * percent on runs of realistic length — the simulator's 64-slot point is off
  * by 0.1%, counting completions instead of tokens reads 1–2% high
- * (EXPERIMENTS.md §7). Tables also round: "6 req/s" is ±8%. Ten percent
+ * (docs/experiments.md). Tables also round: "6 req/s" is ±8%. Ten percent
  * leaves room for all of that; anything larger means one of the three is
  * wrong or comes from another window (the article's example is off 2.8×).
  */

@@ -1,5 +1,5 @@
 /**
- * The roofline envelope (docs/experiments.md, the small derivations). Every decode step
+ * The roofline envelope (docs/model.md; Figure 12 of the paper). Every decode step
  * reads all weights and the KV cache of every token it attends to, and
  * multiplies every weight once per token it computes. So, at B users each
  * holding c tokens of context, one step takes at least
@@ -124,6 +124,7 @@ export function rooflineTotal(inp: RooflineInput): CheckOutcome {
   const values: Record<string, number> = { totalTps: T, bound, gpus: inp.gpus ?? 1, context: inp.context ?? 0 };
   if (inp.perUserTps !== undefined) values.perUserTps = inp.perUserTps;
   if (side === 'none') {
+    delete values.bound; // no side constrains it: there is no number to report (JSON has no Infinity)
     return {
       check: 'roofline-total',
       status: 'skipped',
@@ -139,7 +140,7 @@ export function rooflineTotal(inp: RooflineInput): CheckOutcome {
       check: 'roofline-total',
       status: 'fail',
       message: `Roofline, total: ${fmt(T)} tok/s, but no batch reaches ${fmt(inp.perUserTps!)} tok/s per user at all (see the per-user check)`,
-      ratio: Infinity,
+      ratio: null,
       values,
     };
   }

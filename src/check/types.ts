@@ -5,7 +5,7 @@ export interface CheckOutcome {
   status: 'pass' | 'fail' | 'skipped';
   /** One line for people: PASS/FAIL reasoning with the numbers. */
   message: string;
-  /** How far apart the claim and the bound are (≥ 1 means over by that factor); null when skipped. */
+  /** How far apart the claim and the bound are (> 1 means over by that factor); null when skipped or when no bound exists. */
   ratio: number | null;
   /** Inputs and derived values, SI units (s, req/s, tok/s, B, B/s, FLOP/s). */
   values: Record<string, number>;

@@ -7,7 +7,9 @@ import { UserError } from '../errors.ts';
 function split(flag: string, raw: string): { x: number; unit: string } {
   const m = /^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)\s*([a-zµ/%]*)\s*$/i.exec(raw);
   if (!m) throw new UserError(`${flag} ${JSON.stringify(raw)} is not a number (with an optional unit)`);
-  return { x: Number(m[1]), unit: m[2].toLowerCase() };
+  const x = Number(m[1]);
+  if (!Number.isFinite(x)) throw new UserError(`${flag} ${raw}: too large to be a number (above 1.8e308); check the value and its unit`);
+  return { x, unit: m[2].toLowerCase() };
 }
 
 function scaled(flag: string, raw: string, units: Record<string, number>, what: string): number {
@@ -17,8 +19,11 @@ function scaled(flag: string, raw: string, units: Record<string, number>, what: 
     const names = Object.keys(units).filter((u) => u !== '');
     throw new UserError(`${flag} ${raw}: unknown unit "${unit}" for ${what}; use ${names.join(', ')}`);
   }
-  if (!(x > 0) || !Number.isFinite(x)) throw new UserError(`${flag} ${raw}: ${what} must be > 0`);
-  return x * scale;
+  if (!(x > 0)) throw new UserError(`${flag} ${raw}: ${what} must be > 0`);
+  const v = x * scale;
+  if (!Number.isFinite(v)) throw new UserError(`${flag} ${raw}: too large to be a number once scaled by its unit; check the value and its unit`);
+  if (!(v >= Number.MIN_VALUE * 2 ** 52)) throw new UserError(`${flag} ${raw}: too small to compute with (it rounds to 0); check the value and its unit`);
+  return v;
 }
 
 /** Seconds; a bare number is seconds. */
@@ -36,10 +41,32 @@ export function parseTokensPerSecond(flag: string, raw: string): number {
   return scaled(flag, raw, { '': 1, 'tok/s': 1, 'tokens/s': 1, k: 1e3, 'ktok/s': 1e3 }, 'a token rate');
 }
 
-/** A plain positive number (concurrency, GPU count, token counts); `k`, `m`, `b` suffixes for counts. */
+/** A plain positive number (concurrency: a time average may be fractional); `k`, `m`, `b` suffixes. */
 export function parseCount(flag: string, raw: string): number {
   return scaled(flag, raw, { '': 1, k: 1e3, m: 1e6, b: 1e9 }, 'a count');
 }
+
+/**
+ * A whole number of things (GPUs, parameters, tokens) from 1 to `max`; `k`, `m`, `b` suffixes
+ * (8.03b is 8,030,000,000). `max` is the largest plausible value, named in the message
+ * with its reason, so that a slip of the exponent is caught rather than computed with.
+ */
+export function parseWhole(flag: string, raw: string, max: number, why: string): number {
+  const scaledCount = parseCount(flag, raw);
+  // 8.03 × 1e9 is 8,029,999,999.999999 in binary floating point: a suffix must not make a whole count fractional.
+  const near = Math.round(scaledCount);
+  const v = Math.abs(scaledCount - near) <= 1e-12 * scaledCount ? near : scaledCount;
+  if (!Number.isInteger(v)) throw new UserError(`${flag} ${raw}: must be a whole number (it counts ${why.split(';')[0]})`);
+  if (v > max) throw new UserError(`${flag} ${raw}: above ${max.toLocaleString('en-US')}, the most this check accepts (${why}); check the value`);
+  return v;
+}
+
+/** The plausible ranges of the whole-number flags, with the reason for each bound. */
+export const WHOLE_LIMITS = {
+  gpus: [100_000, 'GPUs; no replica of one model spans more'],
+  params: [1e15, 'parameters; a thousand times the largest published dense model'],
+  context: [1e9, 'tokens of context per user; far beyond any served model'],
+} as const satisfies Record<string, readonly [number, string]>;
 
 /** Bytes per second; a bare number is TB/s (the datasheet unit). */
 export function parseBandwidth(flag: string, raw: string): number {

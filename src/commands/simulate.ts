@@ -1,12 +1,26 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UserError } from '../errors.ts';
+import { fsErrorLine, UserError } from '../errors.ts';
+
+interface SimulateFlags {
+  out?: string;
+  tokens?: boolean;
+  steps?: boolean;
+  maxRequestSteps?: number;
+  maxOutputMb?: number;
+}
 
 /**
  * `stopwatches simulate CASE.json [--out RESULT.json] [--tokens] [--steps]`: replay a case
  * file (the golden schema: config, client, workload; `expected` is ignored) and write the
- * result in the shape of `expected`. Output goes to a temp file renamed into place, so a
- * failure never leaves a partial file.
+ * result in the shape of `expected`.
+ *
+ * Before running, the work and the size of the result are estimated and a case above the
+ * limits (src/sim/case.ts, SIMULATE_LIMITS) is refused, so no input hangs or exhausts the
+ * machine. A regular `--out` file is written to a temp file renamed into place, so a failure
+ * never leaves a partial file; a symbolic link is written through (the link stays), and a
+ * device or FIFO is written to directly (it cannot be replaced, and must never be).
  */
 export function register(program: Command): void {
   program
@@ -16,9 +30,13 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the result here instead of stdout')
     .option('--tokens', 'add requests.token_times: every output token time per request')
     .option('--steps', 'add step_trace: one row per engine step')
-    .action(async (file: string, opts: { out?: string; tokens?: boolean; steps?: boolean }) => {
-      const { caseFromJson, resultToJson } = await import('../sim/case.ts');
+    .option('--max-request-steps <n>', 'refuse runs that serve more request-steps than this (default 1e8, a few seconds)', positiveNumber('--max-request-steps'))
+    .option('--max-output-mb <mb>', 'refuse results larger than this many MB (default 256)', positiveNumber('--max-output-mb'))
+    .action(async (file: string, opts: SimulateFlags) => {
+      const { caseFromJson, estimateWork, nonFiniteTime, resultChunks, SIMULATE_LIMITS, STEP_ROW_BYTES } = await import('../sim/case.ts');
       const { runEngine, SimulationError } = await import('../sim/engine.ts');
+      const maxRequestSteps = opts.maxRequestSteps ?? SIMULATE_LIMITS.requestSteps;
+      const maxOutputBytes = (opts.maxOutputMb ?? SIMULATE_LIMITS.outputMB) * 1e6;
 
       let text: string;
       try {
@@ -28,40 +46,210 @@ export function register(program: Command): void {
       }
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
       } catch (err) {
         throw new UserError(`${file}: not valid JSON (${(err as Error).message.split('\n')[0]})`);
       }
       const c = caseFromJson(json, file); // validates everything runEngine assumes
+      const output = { tokens: !!opts.tokens, steps: !!opts.steps };
+
+      const work = estimateWork(c, output);
+      if (work.requestSteps > maxRequestSteps) {
+        throw new UserError(
+          `${file}: the run would serve at least ${fmtInt(work.requestSteps)} request-steps (${requestsText(work.requests)}), ` +
+            `above the limit of ${fmtInt(maxRequestSteps)}; shorten the workload or raise --max-request-steps`,
+        );
+      }
+      if (output.tokens && work.tokenRecords > MAX_TOKEN_RECORDS) {
+        throw new UserError(
+          `${file}: --tokens would record ${fmtInt(work.tokenRecords)} token times; the simulator indexes them with 32-bit offsets, ` +
+            `so at most ${fmtInt(MAX_TOKEN_RECORDS)}: leave out --tokens or shorten the workload`,
+        );
+      }
+      const mb = (b: number) => `${fmtInt(Math.ceil(b / 1e6))} MB`;
+      if (work.outputBytes > maxOutputBytes) {
+        const what = [output.tokens ? `${fmtInt(work.tokenRecords)} token times` : '', output.steps ? `at least ${fmtInt(work.steps)} step rows` : '']
+          .filter(Boolean).join(' and ');
+        throw new UserError(
+          `${file}: the result would take about ${mb(work.outputBytes)} (${requestsText(work.requests)}${what ? `, ${what}` : ''}), ` +
+            `above the limit of ${mb(maxOutputBytes)}; ${output.tokens || output.steps ? 'leave out --tokens/--steps, ' : ''}shorten the workload or raise --max-output-mb`,
+        );
+      }
+
+      // Preemptions add work the estimate cannot see: count it as the run goes and stop at the limit.
+      let served = 0;
+      let steps = 0;
+      const withoutSteps = estimateWork(c, { ...output, steps: false }).outputBytes;
+      const progress = progressLine(work.requestSteps);
+      const onStep = (v: { served: number }) => {
+        served += v.served;
+        steps++;
+        if ((steps & 4095) === 0) progress(served);
+        if (served > maxRequestSteps) {
+          throw new UserError(`${file}: stopped after ${fmtInt(served)} request-steps (preemptions made the run longer than estimated), above the limit of ${fmtInt(maxRequestSteps)}; raise --max-request-steps`);
+        }
+        if (output.steps && withoutSteps + steps * STEP_ROW_BYTES > maxOutputBytes) {
+          throw new UserError(`${file}: stopped after ${fmtInt(steps)} steps: the step trace would exceed ${mb(maxOutputBytes)}; leave out --steps or raise --max-output-mb`);
+        }
+      };
       let result;
       try {
-        result = runEngine(c.cfg, c.workload, c.client, { recordTokens: !!opts.tokens, recordSteps: !!opts.steps });
+        result = runEngine(c.cfg, c.workload, c.client, { recordTokens: output.tokens, recordSteps: output.steps, onStep });
       } catch (err) {
         if (err instanceof SimulationError) throw new UserError(`${file}: ${err.message}`);
         throw err;
+      } finally {
+        progress(null);
       }
-      const body = JSON.stringify(resultToJson(result, { tokens: opts.tokens, steps: opts.steps })) + '\n';
-      if (opts.out) writeAtomic(opts.out, body);
-      else process.stdout.write(body);
+      const bad = nonFiniteTime(result);
+      if (bad) throw new UserError(`${file}: the run's ${bad} is not a finite time; check the units of config.hw and config.model`);
+
+      const chunks = resultChunks(result, output);
+      if (opts.out) writeOut(opts.out, chunks);
+      else for (const piece of buffered(chunks)) process.stdout.write(piece);
     });
+}
+
+/** Token times the engine can index (its per-request offsets are an Int32Array). */
+const MAX_TOKEN_RECORDS = 2 ** 31 - 1;
+
+const fmtInt = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+const requestsText = (n: number): string => `${fmtInt(n)} request${n === 1 ? '' : 's'}`;
+
+/**
+ * Progress on a terminal for runs longer than a couple of seconds: one line on stderr,
+ * rewritten in place and erased at the end (never mixed into the result on stdout, never
+ * written to a pipe or a file). Call with the request-steps served so far, or null when done.
+ */
+function progressLine(least: number): (done: number | null) => void {
+  const tty = !!process.stderr.isTTY;
+  const t0 = Date.now();
+  let shown = false;
+  let last = 0;
+  return (done) => {
+    if (!tty) return;
+    if (done === null) {
+      if (shown) process.stderr.write('\r\x1b[K');
+      return;
+    }
+    const now = Date.now();
+    if (now - t0 < 2000 || now - last < 250) return;
+    last = now;
+    shown = true;
+    const share = Math.min(99, Math.floor((100 * done) / least));
+    process.stderr.write(`\rsimulate: ${fmtInt(done)} request-steps of at least ${fmtInt(least)} (${share}%), ${((now - t0) / 1000).toFixed(0)} s\x1b[K`);
+  };
+}
+
+function positiveNumber(flag: string) {
+  return (v: string): number => {
+    const x = Number(v);
+    if (!(x > 0) || !Number.isFinite(x)) throw new UserError(`${flag} must be a number > 0 (such as 5e8), got "${v}"`);
+    return x;
+  };
 }
 
 function readProblem(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file; check the path';
   if (code === 'EISDIR') return 'is a directory; give a case file';
-  if (code === 'EACCES') return 'cannot be read (permission denied)';
-  return `cannot be read (${(err as Error).message})`;
+  if (code === 'EACCES') return 'cannot be read (permission denied); make it readable (chmod) or copy it';
+  if (code === 'ERR_STRING_TOO_LONG') return 'is too large to read (over 500 MB); split the workload into several cases';
+  return `cannot be read (${(err as Error).message.split('\n')[0]})`;
+}
+
+/** Joins small pieces into writes of about a megabyte (one system call each, not one per number). */
+function* buffered(chunks: Iterable<string>): Generator<string> {
+  let buf = '';
+  for (const c of chunks) {
+    buf += c;
+    if (buf.length >= 1 << 20) {
+      yield buf;
+      buf = '';
+    }
+  }
+  yield `${buf}\n`;
+}
+
+/**
+ * Where `--out` really points: a symbolic link is followed (a dangling one to the path it
+ * names), so the link itself is kept and its target is written.
+ */
+function resolveTarget(target: string): string {
+  for (let hops = 0; hops < 40; hops++) {
+    let st;
+    try {
+      st = lstatSync(target);
+    } catch {
+      return target; // does not exist yet: created by the write
+    }
+    if (!st.isSymbolicLink()) return target;
+    try {
+      return realpathSync(target);
+    } catch {
+      target = resolve(dirname(target), readlinkSync(target));
+    }
+  }
+  throw new UserError(`${target}: too many symbolic links; check where --out points`);
+}
+
+function writeOut(out: string, chunks: Iterable<string>): void {
+  const target = resolveTarget(out);
+  let st;
+  try {
+    st = statSync(target);
+  } catch {
+    st = null;
+  }
+  if (st?.isDirectory()) throw new UserError(`${out}: is a directory; give a file path for --out`);
+  if (st && !st.isFile()) {
+    // A device (/dev/null, /dev/full, a terminal) or a FIFO: write to it as it is.
+    if (st.isSocket()) throw new UserError(`${out}: is a socket; give a file path for --out`);
+    writeDirect(out, target, chunks);
+    return;
+  }
+  writeAtomic(out, target, chunks, st?.mode);
+}
+
+function writeAll(fd: number, chunks: Iterable<string>): void {
+  for (const piece of buffered(chunks)) {
+    const bytes = Buffer.from(piece, 'utf8');
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
+  }
+}
+
+function writeDirect(out: string, target: string, chunks: Iterable<string>): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(target, 'w');
+    writeAll(fd, chunks);
+  } catch (err) {
+    throw new UserError(cannotWrite(out, err));
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Write to a temp file beside the target, then rename: readers never see a partial file. */
-function writeAtomic(target: string, body: string): void {
+function writeAtomic(out: string, target: string, chunks: Iterable<string>, mode?: number): void {
   const tmp = `${target}.tmp-${process.pid}`;
+  let fd: number | undefined;
   try {
-    writeFileSync(tmp, body);
+    fd = openSync(tmp, 'wx');
+    writeAll(fd, chunks);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    if (mode !== undefined) chmodSync(tmp, mode & 0o7777); // replacing a file keeps its permissions
     renameSync(tmp, target);
   } catch (err) {
+    if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
-    throw new UserError(`${target}: cannot write the result (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the --out path`);
+    throw new UserError(cannotWrite(out, err));
   }
+}
+
+function cannotWrite(out: string, err: unknown): string {
+  if (err instanceof UserError) return err.message;
+  return `cannot write the result: ${fsErrorLine(err, out) ?? `${out}: ${(err as Error).message}`}`;
 }

@@ -15,6 +15,7 @@ import {
 import type { ExplorerResult, SpeedOut } from './run.ts';
 import type { FromWorker, ToWorker } from './worker.ts';
 import { bars, scatter, stepLine, type Frame } from './charts.ts';
+import { NEUTRAL, PALETTE } from '../figure-style.ts';
 
 declare const __EXPLORER_WORKER__: string;
 
@@ -28,7 +29,7 @@ const $ = <T extends HTMLElement = HTMLElement>(sel: string) => document.querySe
 const root = $('#explorer');
 const data = JSON.parse($('#explorer-data').textContent ?? '{}') as PageData;
 const DEFAULTS = defaultParams(data.inflation);
-const C = { blue: '#0072b2', orange: '#e69f00', vermillion: '#d55e00', grey: '#9a9aa5', green: '#009e73', sky: '#56b4e9', purple: '#cc79a7' };
+const C: Record<keyof typeof PALETTE | 'grey', string> = { ...PALETTE, grey: NEUTRAL.grey };
 
 const input = (k: Key) => document.getElementById(`f-${k}`) as HTMLInputElement | HTMLSelectElement;
 const msgOf = (k: Key) => document.getElementById(`m-${k}`) as HTMLElement;
@@ -230,7 +231,7 @@ function drawResult(p: Params, r: ExplorerResult): void {
   );
 }
 
-const TOOL_COLORS = [C.blue, C.orange, C.green, C.vermillion, C.sky, C.purple, '#7f7f7f'];
+const TOOL_COLORS = [C.blue, C.orange, C.green, C.vermillion, C.sky, C.purple, NEUTRAL.mid];
 
 function drawSpeeds(p: Params, rows: SpeedOut[] | null, note: string | null): void {
   const chart = $('#speeds-chart');

@@ -1,10 +1,12 @@
 /**
- * The explorer's configuration: one flat record of everything a reader sets,
- * its defaults (the simulated server's own constants), its limits, the URL
- * form a shared link carries, and the validation that puts a message beside
- * each field. Pure: runs in the page, in the worker and in Node tests.
+ * The explorer's configuration: one flat record of everything a reader sets, and
+ * what derives from the fields' own records (fields.ts): the defaults, the URL form a
+ * shared link carries, and the validation that puts a message beside each field, plus
+ * the rules that join several fields (the pool must hold the longest request, the run
+ * must fit the work and time bounds). Pure: runs in the page, in the worker and in Node tests.
  */
-import { defaultServerConfig, inferencexBounds, peakBlocks, vllmRangeBounds } from '../sim/index.ts';
+import { inferencexBounds, peakBlocks, vllmRangeBounds } from '../sim/index.ts';
+import { BLOCK_SIZE, FIELD, FIELDS, fieldProblem, fmtInt, type Key } from './fields.ts';
 
 export type ClientKind = 'closed' | 'open' | 'capped';
 export type LengthKind = 'fixed' | 'vllm' | 'inferencex';
@@ -44,77 +46,34 @@ export interface Params {
   inflation: number;
 }
 
-export type Key = keyof Params;
-
-export const BLOCK_SIZE = defaultServerConfig().blockSize;
+export { BLOCK_SIZE, fmtInt, type Key } from './fields.ts';
 
 /** Defaults: the first wave's run on the article's server; `inflation` is filled in by the page. */
 export function defaultParams(inflation = 1): Params {
-  const cfg = defaultServerConfig();
-  return {
-    client: 'closed',
-    slots: 64,
-    rate: 10,
-    cap: 64,
-    lengths: 'inferencex',
-    isl: 1024,
-    osl: 1024,
-    ratio: 0.8,
-    requests: 640,
-    warmup: 0,
-    cooldown: 0,
-    seed: 1,
-    stream: '',
-    tokenBudget: cfg.tokenBudget,
-    kvCapacityTokens: cfg.kvCapacityTokens,
-    maxNumSeqs: cfg.maxNumSeqs,
-    etaCompute: cfg.hw.etaCompute,
-    etaMemory: cfg.hw.etaMemory,
-    stepOverheadMs: cfg.hw.stepOverheadS * 1000,
-    inflation,
-  };
+  return Object.fromEntries(FIELDS.map((f) => [f.key, f.initial(inflation)])) as unknown as Params;
 }
 
-/** Limits. A run above MAX_REQUESTS, or above MAX_TOKENS of work, is refused. */
-export const LIMITS = {
-  slots: [1, 4096],
-  cap: [1, 4096],
-  rate: [0, 100_000],
-  isl: [1, 131_072],
-  osl: [1, 131_072],
-  requests: [1, 50_000],
-  seed: [0, 0xffffffff],
-  tokenBudget: [1, 1_048_576],
-  kvCapacityTokens: [BLOCK_SIZE, 100_000_000],
-  maxNumSeqs: [1, 4096],
-  stepOverheadMs: [0, 1000],
-  inflation: [0, 10],
-} as const;
 /** Tokens a run may compute at most (prompt + output over all requests, at the longest lengths the draw allows). */
 export const MAX_TOKENS = 60_000_000;
 /** Output tokens up to which the per-token definitions are computed (they need every token's time: 8 bytes each). */
 export const MAX_RECORDED_TOKENS = 8_000_000;
-
-export const fmtInt = (v: number): string => String(v).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/**
+ * Seconds the arrivals of an open or capped run may span (requests ÷ rate), about four months.
+ * Times are doubles: at 10^7 s two neighbouring times are 2·10^-9 s apart, so a TTFT of a
+ * millisecond keeps six digits; the gap grows with the clock until, near 10^13 s, a step of a
+ * few milliseconds rounds away. At a rate of 10^-20 req/s (10^20 s) no step moves the clock,
+ * and every TTFT read 0 ms.
+ */
+export const MAX_SPAN_S = 1e7;
 
 /** Which fields a configuration reads (the others are hidden and left out of its URL). */
 export function activeKeys(p: Pick<Params, 'client' | 'lengths'>): Key[] {
-  const keys: Key[] = ['client'];
-  if (p.client === 'closed') keys.push('slots');
-  else keys.push('rate');
-  if (p.client === 'capped') keys.push('cap');
-  keys.push('lengths', 'isl', 'osl');
-  if (p.lengths !== 'fixed') keys.push('ratio');
-  keys.push('requests', 'warmup', 'cooldown', 'seed', 'stream');
-  keys.push('tokenBudget', 'kvCapacityTokens', 'maxNumSeqs', 'etaCompute', 'etaMemory', 'stepOverheadMs', 'inflation');
-  return keys;
+  return FIELDS.filter((f) => !f.active || f.active(p as Params)).map((f) => f.key);
 }
-
-const STRING_KEYS = new Set<Key>(['client', 'lengths', 'stream']);
 
 /** A field's value as text (inputs and URLs): `inf` for an infinite rate, shortest round-trip form for numbers. */
 export function valueText(k: Key, v: unknown): string {
-  if (STRING_KEYS.has(k)) return String(v);
+  if (FIELD[k].kind !== 'number') return String(v);
   const n = v as number;
   if (n === Infinity) return 'inf';
   return String(n);
@@ -122,9 +81,10 @@ export function valueText(k: Key, v: unknown): string {
 
 /** Parses a field's text; NaN for anything that is not a number (validation then names the field). */
 export function parseValue(k: Key, text: string): Params[Key] {
-  if (STRING_KEYS.has(k)) return text.trim();
+  const f = FIELD[k];
+  if (f.kind !== 'number') return text.trim();
   const t = text.trim().replace(/[,_\s]/g, '');
-  if (k === 'rate' && /^(inf|infinity|∞)$/i.test(t)) return Infinity;
+  if (f.infinite && /^(inf|infinity|∞)$/i.test(t)) return Infinity;
   if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return NaN;
   return Number(t);
 }
@@ -141,18 +101,16 @@ export function fromQuery(query: string, defaults: Params): { params: Params; fo
   const q = new URLSearchParams(query.replace(/^[?#]/, ''));
   const p: Params = { ...defaults };
   let found = false;
-  for (const k of Object.keys(defaults) as Key[]) {
-    const v = q.get(k);
+  for (const f of FIELDS) {
+    const v = q.get(f.key);
     if (v === null) continue;
-    (p as unknown as Record<string, unknown>)[k] = parseValue(k, v);
+    (p as unknown as Record<string, unknown>)[f.key] = parseValue(f.key, v);
     found = true;
   }
   return { params: p, found };
 }
 
 export type Problems = Partial<Record<Key, string>>;
-
-const isInt = (v: number) => Number.isInteger(v);
 
 /** Length bounds [lo, hi] the workload can draw, or the draw function's own error message. */
 export function lengthBounds(p: Params, which: 'isl' | 'osl'): [number, number] | string {
@@ -173,53 +131,27 @@ export function lengthBounds(p: Params, which: 'isl' | 'osl'): [number, number] 
 export function validate(p: Params): Problems {
   const out: Problems = {};
   const active = new Set(activeKeys(p));
-  const intIn = (k: Key, lo: number, hi: number, what: string) => {
-    const v = p[k] as number;
-    if (!active.has(k) || out[k]) return;
-    if (!(Number.isFinite(v) && isInt(v) && v >= lo && v <= hi)) out[k] = `${what} must be an integer from ${fmtInt(lo)} to ${fmtInt(hi)}`;
-  };
-  if (!['closed', 'open', 'capped'].includes(p.client)) out.client = 'choose a closed loop, open arrivals or arrivals behind a cap';
-  if (!['fixed', 'vllm', 'inferencex'].includes(p.lengths)) out.lengths = 'choose fixed, upstream vLLM range or InferenceX range';
-  intIn('slots', ...LIMITS.slots, 'slots');
-  intIn('cap', ...LIMITS.cap, 'the cap');
-  if (active.has('rate') && !(p.rate === Infinity || (Number.isFinite(p.rate) && p.rate > LIMITS.rate[0] && p.rate <= LIMITS.rate[1]))) {
-    out.rate = `the rate must be above 0 and at most ${fmtInt(LIMITS.rate[1])} requests per second, or inf (every request at once)`;
+  for (const f of FIELDS) {
+    if (!active.has(f.key)) continue;
+    const problem = fieldProblem(f, p[f.key]);
+    if (problem) out[f.key] = problem;
   }
-  intIn('isl', ...LIMITS.isl, 'the input length');
-  intIn('osl', ...LIMITS.osl, 'the output length');
-  if (active.has('ratio') && !out.isl && !out.osl) {
-    if (!Number.isFinite(p.ratio)) out.ratio = 'the range ratio must be a number';
-    else {
-      for (const w of ['isl', 'osl'] as const) {
-        const b = lengthBounds(p, w);
-        if (typeof b === 'string' && !out.ratio) out.ratio = b;
-      }
+  // Rules between fields.
+  if (active.has('ratio') && !out.ratio && !out.isl && !out.osl) {
+    for (const w of ['isl', 'osl'] as const) {
+      const b = lengthBounds(p, w);
+      if (typeof b === 'string' && !out.ratio) out.ratio = b;
     }
   }
-  if (!(Number.isFinite(p.requests) && isInt(p.requests) && p.requests >= 1)) out.requests = `requests must be an integer from 1 to ${fmtInt(LIMITS.requests[1])}`;
-  else if (p.requests > LIMITS.requests[1]) {
-    out.requests = `runs above ${fmtInt(LIMITS.requests[1])} requests are refused: they take too long and too much memory in a browser tab`;
-  }
   const n = p.requests;
-  if (!(Number.isFinite(p.warmup) && isInt(p.warmup) && p.warmup >= 0)) out.warmup = 'warmup must be an integer ≥ 0';
-  else if (!out.requests && p.warmup >= n) out.warmup = `warmup must leave at least one request: at most ${fmtInt(n - 1)}`;
-  if (!(Number.isFinite(p.cooldown) && isInt(p.cooldown) && p.cooldown >= 0)) out.cooldown = 'cooldown must be an integer ≥ 0';
-  else if (!out.requests && !out.warmup && p.warmup + p.cooldown >= n) {
+  if (!out.requests && !out.warmup && p.warmup >= n) out.warmup = `warmup must leave at least one request: at most ${fmtInt(n - 1)}`;
+  if (!out.requests && !out.warmup && !out.cooldown && p.warmup + p.cooldown >= n) {
     out.cooldown = `warmup + cooldown must leave at least one request: at most ${fmtInt(n - 1 - p.warmup)}`;
   }
-  intIn('seed', ...LIMITS.seed, 'the seed');
-  if (!/^[A-Za-z0-9._-]{0,64}$/.test(p.stream)) out.stream = 'the stream label may hold letters, digits, dots, dashes and underscores (64 at most)';
-  intIn('tokenBudget', ...LIMITS.tokenBudget, 'the token budget');
-  intIn('kvCapacityTokens', ...LIMITS.kvCapacityTokens, 'the KV pool');
-  intIn('maxNumSeqs', ...LIMITS.maxNumSeqs, 'max sequences');
-  for (const [k, what] of [['etaCompute', 'compute efficiency'], ['etaMemory', 'bandwidth efficiency']] as const) {
-    if (!(Number.isFinite(p[k]) && p[k] > 0 && p[k] <= 1)) out[k] = `${what} must be a fraction above 0 and at most 1`;
-  }
-  if (!(Number.isFinite(p.stepOverheadMs) && p.stepOverheadMs >= LIMITS.stepOverheadMs[0] && p.stepOverheadMs <= LIMITS.stepOverheadMs[1])) {
-    out.stepOverheadMs = `step overhead must be from 0 to ${fmtInt(LIMITS.stepOverheadMs[1])} ms`;
-  }
-  if (!(Number.isFinite(p.inflation) && p.inflation > LIMITS.inflation[0] && p.inflation <= LIMITS.inflation[1])) {
-    out.inflation = `the Llama 2 factor must be above 0 and at most ${fmtInt(LIMITS.inflation[1])}`;
+  if (active.has('rate') && !out.rate && !out.requests && p.rate !== Infinity && n / p.rate > MAX_SPAN_S) {
+    out.rate =
+      `at ${fmtRate(p.rate)} req/s, ${fmtInt(n)} requests would arrive over about ${fmtSpan(n / p.rate)}; ` +
+      `runs longer than ${fmtSpan(MAX_SPAN_S)} are refused (past that the clock loses the precision to time each step): give at least ${fmtRate(n / MAX_SPAN_S)} req/s or fewer requests`;
   }
   // Cross-field limits: the pool must hold the longest request; the run must fit the work bound.
   if (!out.isl && !out.osl && !out.ratio && !out.kvCapacityTokens && !out.requests) {
@@ -244,26 +176,26 @@ export function validate(p: Params): Problems {
   return out;
 }
 
-/** Maps an error thrown by the simulator or the draws (RangeErrors name their field) to the field it concerns. */
+/**
+ * Maps an error thrown by the simulator or the draws (RangeErrors name their field) to the field
+ * it concerns. The server's fields are tried first: a KV-pool message also names the request's lengths.
+ */
 export function fieldOfError(message: string): Key | null {
-  const rules: [RegExp, Key][] = [
-    [/kvCapacityTokens|KV blocks/, 'kvCapacityTokens'],
-    [/tokenBudget/, 'tokenBudget'],
-    [/maxNumSeqs/, 'maxNumSeqs'],
-    [/etaCompute/, 'etaCompute'],
-    [/etaMemory/, 'etaMemory'],
-    [/stepOverhead/, 'stepOverheadMs'],
-    [/client\.slots/, 'slots'],
-    [/client\.cap/, 'cap'],
-    [/arrival rate|client\.times/, 'rate'],
-    [/range ratio/, 'ratio'],
-    [/workload\.isl/, 'isl'],
-    [/workload\.osl/, 'osl'],
-    [/invalid length/, 'isl'],
-    [/seed/, 'seed'],
-  ];
-  for (const [re, k] of rules) if (re.test(message)) return k;
-  return null;
+  const order = [...FIELDS.filter((f) => f.group === 'server'), ...FIELDS.filter((f) => f.group !== 'server')];
+  return order.find((f) => f.errors?.test(message))?.key ?? null;
+}
+
+/** A rate for messages: 3 significant digits, never exponent-free nonsense like 0.0000000000000000001. */
+function fmtRate(r: number): string {
+  return r >= 0.001 && r < 1e6 ? String(+r.toPrecision(3)) : r.toExponential(2);
+}
+
+/** A duration for messages, in the largest unit that keeps it ≥ 1. */
+function fmtSpan(s: number): string {
+  const units: [number, string][] = [[365.25 * 86400, 'years'], [86400, 'days'], [3600, 'hours'], [60, 'minutes'], [1, 's']];
+  const [size, name] = units.find(([u]) => s >= u) ?? [1, 's'];
+  const v = s / size;
+  return `${v >= 1e6 ? v.toExponential(1) : fmtInt(Math.round(v))} ${name}`;
 }
 
 const num = (v: number) => (Number.isInteger(v) ? fmtInt(v) : String(+v.toPrecision(4)));

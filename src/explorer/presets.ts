@@ -15,7 +15,7 @@ import allAtOnce from '../../experiments/all-at-once.ts';
 import openClosed from '../../experiments/open-closed.ts';
 import omission from '../../experiments/omission.ts';
 import { closedPoint, SWEEP } from '../../experiments/lib/sweep.ts';
-import { SECTIONS } from '../site/sections.ts';
+import { sectionOfExperiment } from '../outline.ts';
 import { defaultParams, describeParams, type Params } from './params.ts';
 
 export interface Preset {
@@ -23,7 +23,7 @@ export interface Preset {
   label: string;
   /** The experiment whose configuration it takes (experiments/<id>.ts). */
   experiment: string;
-  /** Slug of the article section that shows it. */
+  /** Anchor of the article section that shows it (src/outline.ts). */
   section: string | null;
   /** Generated from the parameters (no number typed). */
   summary: string;
@@ -33,15 +33,11 @@ export interface Preset {
 /** openRun's statistics window: it drops this share of requests at each end (experiments/lib/sweep.ts, dropShare). */
 const OPEN_DROP_SHARE = 0.1;
 
-function sectionOf(experiment: string): string | null {
-  return SECTIONS.find((s) => s.experiments.includes(experiment))?.slug ?? null;
-}
-
 export function buildPresets(inflation: number): Preset[] {
   const base = defaultParams(inflation);
   const out: Omit<Preset, 'section' | 'summary'>[] = [];
 
-  // Figure 2: the run drawn in the figure (its p99 is first-wave.slots<N>.seed<s>.p99_all_ms).
+  // The run drawn in first-wave/ttft (its p99 is first-wave.slots<N>.seed<s>.p99_all_ms).
   const fw = firstWave.figure;
   const fwParams: Params = {
     ...base, client: 'closed', slots: fw.slots, requests: fw.slots * fw.multiplier, seed: fw.seed,
@@ -50,7 +46,7 @@ export function buildPresets(inflation: number): Preset[] {
   out.push({ id: 'first-wave', label: 'The first wave', experiment: 'first-wave', params: fwParams });
   out.push({ id: 'first-wave-after', label: 'The first wave, left out', experiment: 'first-wave', params: { ...fwParams, warmup: fw.slots } });
 
-  // Figure 3 at three requests per slot, the highest concurrency of the sweep.
+  // request-count/mean_ttft at three requests per slot, the highest concurrency of the sweep.
   const rc = requestCount.config;
   const rcMult = rc.multipliers.find((m) => m === 3) ?? rc.multipliers[0];
   const rcSlots = Math.max(...rc.concurrency);
@@ -66,13 +62,13 @@ export function buildPresets(inflation: number): Preset[] {
     params: { ...base, client: 'open', rate: Infinity, requests: aa.prompts, lengths: 'fixed', isl: aa.isl, osl: aa.osl },
   });
 
-  // Figure 5: the metronome, fixed and ranged lengths, steady state (the first wave left out).
+  // metronome/ttft: fixed and ranged lengths, steady state (the first wave left out).
   const mt = metronome;
   const mtBase: Params = { ...base, client: 'closed', slots: mt.slots, requests: mt.slots * mt.multiplier, warmup: mt.slots, isl: mt.length, osl: mt.length, seed: mt.seeds[0] };
   out.push({ id: 'metronome-fixed', label: 'Metronome: fixed lengths', experiment: 'metronome', params: { ...mtBase, lengths: 'fixed' } });
   out.push({ id: 'metronome-ranged', label: 'Metronome: ranged lengths', experiment: 'metronome', params: { ...mtBase, lengths: 'inferencex', ratio: mt.rangeRatio } });
 
-  // Figure 6 at 64 slots: the closed point (steady window = without the first wave) and its Poisson twin.
+  // open-closed/p99 at 64 slots: the closed point (steady window = without the first wave) and its Poisson twin.
   const oc = openClosed.config;
   const ocSlots = oc.slots.includes(64) ? 64 : oc.slots[Math.floor(oc.slots.length / 2)];
   const sweep: Params = { ...base, lengths: 'inferencex', isl: SWEEP.isl, osl: SWEEP.osl, ratio: SWEEP.rangeRatio };
@@ -87,7 +83,7 @@ export function buildPresets(inflation: number): Preset[] {
     params: { ...sweep, client: 'open', rate: ocRate, requests: oc.openRequests, warmup: drop, cooldown: drop, seed: oc.openSeed, stream: `open-${oc.openRequests}` },
   });
 
-  // Figure 8: coordinated omission at 90% and 150% of the capped client's capacity.
+  // omission/p99: coordinated omission at 90% and 150% of the capped client's capacity.
   const om = omission.config;
   const capacity = closedPoint(om.cap).rate;
   for (const load of [90, 150].filter((l) => om.loadsPct.includes(l))) {
@@ -97,12 +93,12 @@ export function buildPresets(inflation: number): Preset[] {
     });
   }
 
-  // Figure 1: the seven definitions on one closed-loop run.
+  // definitions/speeds: the seven definitions on one closed-loop run.
   const df = definitions;
   out.push({
     id: 'definitions', label: 'Seven definitions, one run', experiment: 'definitions',
     params: { ...base, client: 'closed', slots: df.users, requests: df.prompts, lengths: 'fixed', isl: df.isl, osl: df.osl },
   });
 
-  return out.map((p) => ({ ...p, section: sectionOf(p.experiment), summary: describeParams(p.params) }));
+  return out.map((p) => ({ ...p, section: sectionOfExperiment(p.experiment)?.id ?? null, summary: describeParams(p.params) }));
 }

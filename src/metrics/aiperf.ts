@@ -32,10 +32,13 @@ export function aiperfOsl(r: RequestRecord): number | null {
 }
 
 /**
- * AIPerf `inter_token_latency` (per request; inter_token_latency_metric.py):
- * `(request_latency − ttft) / (OSL − first_chunk_tokens)`; first_chunk_tokens
- * is known only with `--per-chunk-usage` (else the divisor is OSL − 1);
- * inconsistent values fall back to OSL − 1. Needs OSL ≥ 2. This is vLLM's TPOT under another name.
+ * AIPerf `inter_token_latency` (per request; inter_token_latency_metric.py
+ * `_decode_token_count`, ai-dynamo/aiperf 58dd5dea729c):
+ * `(request_latency − ttft) / (OSL − first_chunk_tokens)`. first_chunk_tokens
+ * is known only with `--per-chunk-usage` (else the divisor is OSL − 1); a
+ * reported count that is ≤ 0, or leaves fewer than one decode token, is
+ * "inconsistent" and the divisor falls back to OSL − 1 (with one warning per
+ * process). Needs OSL ≥ 2. This is vLLM's TPOT under another name.
  */
 export function aiperfItl(r: RequestRecord, opts: { perChunkUsage?: boolean } = {}): Maybe {
   const osl = aiperfOsl(r);
@@ -47,8 +50,9 @@ export function aiperfItl(r: RequestRecord, opts: { perChunkUsage?: boolean } = 
   if (osl < 2) return none(`${osl}-token answer: inter_token_latency needs OSL ≥ 2`);
   let div = osl - 1;
   if (opts.perChunkUsage && r.chunkTokens && r.chunkTokens.length > 0) {
-    const d = osl - r.chunkTokens[0];
-    if (d >= 1) div = d;
+    const first = r.chunkTokens[0];
+    const d = osl - first;
+    if (first > 0 && d >= 1) div = d;
   }
   return some((lat.value - ttft.value) / div);
 }
@@ -91,7 +95,7 @@ export function aiperfE2eNormalizedInteractivity(run: BenchmarkRun, p: number): 
  * latency metric that is coordinated-omission-aware", automatic). The credit
  * time is taken as the scheduled time when the run had a request rate and as
  * the send time in concurrency mode (a slot frees, a credit is issued, the
- * worker sends). UNVERIFIED in TOOLS.md §4.4: when a rate and a concurrency
+ * worker sends). Not verified in AIPerf's code: when a rate and a concurrency
  * ceiling are both set, whether credits are stamped before the ceiling.
  */
 export function aiperfEffectiveLatency(r: RequestRecord, run: Pick<BenchmarkRun, 'requestRate'>): Maybe {
@@ -102,7 +106,11 @@ export function aiperfEffectiveLatency(r: RequestRecord, run: Pick<BenchmarkRun,
   return credit === null ? none('no scheduled arrival in the record') : some(l - credit);
 }
 
-/** AIPerf benchmark_duration = max(end) − min(start): first request sent → last response. */
+/**
+ * AIPerf benchmark_duration = max(end) − min(start): its run clock starts when
+ * the first request is sent (not at the schedule's origin nor at the first
+ * credit) and stops at the last response.
+ */
 export function aiperfDuration(run: BenchmarkRun): number {
   const recs = successful(run);
   let a = Infinity;

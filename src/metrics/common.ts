@@ -38,12 +38,17 @@ export function lastChunkT(r: RequestRecord): number | null {
   return r.firstT === null ? null : r.finishT;
 }
 
-/** Output tokens: the server's usage count, else the chunks' token counts summed, else one per chunk. */
-export function serverTokens(r: RequestRecord): number | null {
-  if (r.outputTokens !== null) return r.outputTokens;
+/** Output tokens the stream itself carried: the chunks' token counts summed, else one per chunk; null without chunks. */
+export function streamedTokens(r: RequestRecord): number | null {
   if (r.chunkTokens) return r.chunkTokens.reduce((a, b) => a + b, 0);
   if (r.chunkTimes) return r.chunkTimes.length;
   return null;
+}
+
+/** Output tokens: the server's usage count (even 0), else {@link streamedTokens}. */
+export function serverTokens(r: RequestRecord): number | null {
+  if (r.outputTokens !== null) return r.outputTokens;
+  return streamedTokens(r);
 }
 
 /** Gaps between consecutive chunks of one request (one gap per message, whatever it carried). */

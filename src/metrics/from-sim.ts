@@ -2,7 +2,9 @@
  * The simulator's columnar result → a {@link BenchmarkRun}. One token per
  * chunk (the simulator streams every token at the end of the step that
  * produced it); the server's count is the output length; the run spans from
- * the first send (or due time) to the makespan.
+ * the first send (or due time) to the makespan. The client's schedule starts
+ * at t = 0 (a closed loop's slots open then; a Poisson schedule's first
+ * request is due one gap later), so `originT` is 0.
  */
 import type { SimResult, ClientSpec } from '../sim/types.ts';
 import type { BenchmarkRun, RequestRecord } from './records.ts';
@@ -13,6 +15,8 @@ export interface FromSimOptions {
   /** Target rate (req/s) of an open or capped run, when known. */
   requestRate?: number | null;
   source?: string;
+  /** When the client's schedule started (see BenchmarkRun.originT); unknown when absent. */
+  originT?: number | null;
 }
 
 export function fromSimResult(result: SimResult, opts: FromSimOptions = {}): BenchmarkRun {
@@ -37,7 +41,7 @@ export function fromSimResult(result: SimResult, opts: FromSimOptions = {}): Ben
       requestedOutputTokens: result.osl[i],
     };
   }
-  return buildRun(records, opts);
+  return buildRun(records, { ...opts, originT: opts.originT ?? 0 });
 }
 
 /** Run-level fields from records plus what the options say about the client. */
@@ -53,5 +57,7 @@ export function buildRun(records: RequestRecord[], opts: FromSimOptions = {}): B
   if (c?.kind === 'closed' && c.slots !== undefined) maxConcurrency = c.slots;
   if (c?.kind === 'capped' && c.cap !== undefined) maxConcurrency = c.cap;
   const requestRate = opts.requestRate ?? (c?.kind === 'closed' ? Infinity : null);
-  return { records, source: opts.source ?? 'simulator', maxConcurrency, requestRate, startT, endT };
+  const run: BenchmarkRun = { records, source: opts.source ?? 'simulator', maxConcurrency, requestRate, startT, endT };
+  if (opts.originT !== undefined && opts.originT !== null) run.originT = opts.originT;
+  return run;
 }

@@ -29,7 +29,7 @@ export { fromSimResult, buildRun, type FromSimOptions } from './from-sim.ts';
 
 export type ToolId = 'vllm' | 'sglang' | 'inferencex' | 'aiperf' | 'guidellm' | 'llmperf' | 'mlperf';
 
-/** Table 1: one row per tool, from TOOLS.md (§0, §8). */
+/** Table 1: one row per tool, as read from each tool's source (`sourceFiles`, at the commits given there). */
 export interface Table1Row {
   tool: ToolId;
   name: string;
@@ -38,7 +38,7 @@ export interface Table1Row {
   end: string;
   /** the per-token formula as the code computes it */
   perToken: string;
-  /** where the article's description differs from the code (TOOLS.md §10), the article's reading */
+  /** where the article's description differs from the tool's code, the article's reading */
   perTokenArticle?: string;
   percentile: string;
   version: string;
@@ -128,7 +128,7 @@ export const TABLE1: readonly Table1Row[] = [
   },
 ];
 
-/** Table 2: the non-default settings that make a tool's numbers carry each clause (TOOLS.md §8.3). */
+/** Table 2: the non-default settings that make a tool's numbers carry each clause (read from each tool's CLI and source, as in Table 1). */
 export interface Table2Row {
   tool: ToolId;
   arrivals: string;
@@ -166,6 +166,8 @@ export interface SpeedRow {
   /** one row per tool is the tool's headline per-user speed (Figure 1's bars) */
   primary: boolean;
   reason?: string;
+  /** the tool itself marks this run (e.g. LoadGen logged errors): the number is what it reports, flagged */
+  flag?: string;
 }
 
 export interface PerUserSpeedOptions {
@@ -178,8 +180,8 @@ export interface PerUserSpeedOptions {
 /**
  * Figure 1: every tool's per-token definition applied to the same run,
  * converted to tokens/s per user. The seven `primary` rows are one headline
- * per tool (TOOLS.md §9; which headline stands for InferenceX, AIPerf and
- * LLMPerf is **chosen**, the article does not name them); the others are
+ * per tool (which headline stands for InferenceX, AIPerf and LLMPerf is
+ * **chosen**, the article does not name them); the others are
  * variants a reader may meet under the same names.
  */
 export function perUserSpeeds(run: BenchmarkRun, opts: PerUserSpeedOptions): SpeedRow[] {
@@ -219,7 +221,8 @@ export function perUserSpeeds(run: BenchmarkRun, opts: PerUserSpeedOptions): Spe
   }
   const m = mlperfMetrics(run);
   const mt = m.timePerOutputToken.meanNs;
-  rows.push({ tool: 'mlperf', metric: 'result_time_to_output_token_mean', formula: '1e9 / mean_i[(lat_i − ftl_i)/(n_i − 1)] (ns, from the scheduled time)', tokPerS: mt ? 1e9 / mt : null, n: m.timePerOutputToken.n, primary: true, ...(mt ? {} : { reason: 'no scheduled times or no TPOT' }) });
+  const flag = m.numErrors ? { flag: `LoadGen would log ${m.numErrors} error(s): ${m.errors.join('; ')}` } : {};
+  rows.push({ tool: 'mlperf', metric: 'result_time_to_output_token_mean', formula: '1e9 / mean_i[(lat_i − ftl_i)/(n_i − 1)] (int64 ns, from the scheduled time)', tokPerS: mt !== null && mt > 0 ? 1e9 / mt : null, n: m.timePerOutputToken.n, primary: true, ...(mt !== null && mt > 0 ? {} : { reason: mt === null ? 'no scheduled times or no TPOT' : `LoadGen's mean TPOT is ${mt} ns (not positive)` }), ...flag });
   return rows;
 }
 

@@ -62,6 +62,17 @@ export interface InferencexMetrics {
   intvty: { mean: number | null; median: number | null; p90: number | null; p99: number | null; 'p99.9': number | null };
 }
 
+/**
+ * InferenceX's benchmark duration (benchmark_serving.py `benchmark`, a fork of
+ * vLLM's older client): `get_request` yields the first request at once and
+ * sleeps a gap only after each one (the lane runs at rate inf anyway), so the
+ * run clock starts at the first arrival, `run.startT`, and stops when every
+ * task has finished.
+ */
+export function inferencexDuration(run: BenchmarkRun): number {
+  return run.endT - run.startT;
+}
+
 /** The lane's result: `--percentile-metrics ttft,tpot,itl,e2el`, client default `--metric-percentiles 90,99,99.9`, numpy linear. */
 export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndpoint } = {}): InferencexMetrics {
   const ep = opts.endpoint ?? 'completions';
@@ -74,7 +85,7 @@ export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndp
   const itls: number[] = [];
   for (const r of recs) for (const g of chunkGaps(r)) itls.push(g);
   const tpot = ms((r) => inferencexTpot(r, ep));
-  const D = run.endT - run.startT;
+  const D = inferencexDuration(run);
   let out = 0;
   let inp = 0;
   for (const r of recs) {

@@ -104,7 +104,8 @@ export function simResultJsonToRun(json: unknown, path: string): BenchmarkRun {
     requestRate = n > 1 ? (n - 1) / (dMax - dMin) : null;
     if (waited) maxConcurrency = peakInFlight(send, finish);
   }
-  return { records, source: `simulator (${path})`, maxConcurrency, requestRate, startT, endT };
+  // the simulator's clock starts where its client's schedule starts (vLLM's run clock, vllmDuration)
+  return { records, source: `simulator (${path})`, maxConcurrency, requestRate, startT, endT, originT: 0 };
 }
 
 function peakInFlight(send: number[], finish: number[]): number {

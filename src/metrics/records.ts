@@ -47,4 +47,10 @@ export interface BenchmarkRun {
   /** Run start and end on the records' clock (the tools' benchmark duration). */
   startT: number;
   endT: number;
+  /**
+   * When the client started its arrival schedule, if the source says: a
+   * Poisson schedule's first request is due one gap after it (vLLM's run
+   * clock starts here). Absent or null when unknown.
+   */
+  originT?: number | null;
 }

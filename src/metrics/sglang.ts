@@ -43,18 +43,37 @@ export function sglangTpot(r: RequestRecord): Maybe {
 
 /**
  * SGLang ITL of one request. OpenAI-compatible backends: one gap per content
- * chunk. Native `sglang` backend: a chunk carrying k tokens contributes its
- * gap split evenly, `gap/k` repeated k times (`adjust_itl`).
+ * chunk. Native `sglang` backend (serving.py `async_request_sglang_generate`,
+ * 00f9ec472ffe): a chunk carrying k new tokens contributes its gap split
+ * evenly, `gap/k` repeated k times (`adjust_itl`); a chunk carrying no new
+ * token is skipped (`if num_new_tokens == 0: continue`) before the previous
+ * timestamp moves, so the next gap is measured from the last chunk that did
+ * carry tokens.
  */
 export function sglangItls(r: RequestRecord, backend: 'openai' | 'sglang' = 'openai'): number[] {
-  const gaps = chunkGaps(r);
-  if (backend === 'openai' || !r.chunkTokens) return gaps;
+  const c = r.chunkTimes;
+  if (backend === 'openai' || !r.chunkTokens || !c) return chunkGaps(r);
   const out: number[] = [];
-  for (let k = 0; k < gaps.length; k++) {
-    const tok = Math.max(1, r.chunkTokens[k + 1]);
-    for (let j = 0; j < tok; j++) out.push(gaps[k] / tok);
+  let prev = c[0];
+  for (let k = 1; k < c.length; k++) {
+    const tok = r.chunkTokens[k];
+    if (tok === 0) continue;
+    // a negative count (a server's cumulative count going back) adds no gap but moves the clock, as `[x] * k` does
+    for (let j = 0; j < tok; j++) out.push((c[k] - prev) / tok);
+    prev = c[k];
   }
   return out;
+}
+
+/**
+ * SGLang's benchmark duration (serving.py `benchmark`): `benchmark_start_time`
+ * is taken just before `get_request`, which yields the first request at once
+ * and sleeps a gap only after each request; D ends after every task has
+ * finished. So the run clock starts at the first arrival: `run.startT` (the
+ * first due or send time).
+ */
+export function sglangDuration(run: BenchmarkRun): number {
+  return run.endT - run.startT;
 }
 
 export interface SglangMetrics {
@@ -83,7 +102,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
   };
   const itls: number[] = [];
   for (const r of recs) for (const g of sglangItls(r, opts.backend)) itls.push(g);
-  const D = run.endT - run.startT;
+  const D = sglangDuration(run);
   let inp = 0;
   let out = 0;
   let e2eSum = 0;

@@ -9,11 +9,12 @@
  * Clock: `st = perf_counter()` inside the request function, i.e. after the
  * `--max-concurrency` semaphore (= record.sendT). First token: the first SSE
  * message with a non-empty `choices` list (content may be empty). End: the
- * last `choices` message (usage and [DONE] do not advance it).
+ * last `choices` message (usage and [DONE] do not advance it). Run clock:
+ * see {@link vllmDuration}.
  */
 import type { BenchmarkRun, RequestRecord } from './records.ts';
 import {
-  chunkGaps, collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize,
+  chunkGaps, collect, firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize,
   type Maybe, type Slo, type Summary,
 } from './common.ts';
 
@@ -29,11 +30,18 @@ export function vllmE2el(r: RequestRecord): Maybe {
   return l === null ? none('no output chunk arrived') : some(l - r.sendT);
 }
 
-/** vLLM: `output_len = usage.completion_tokens` when non-zero (else a re-tokenisation; here: chunk token counts). serve.py. */
+/**
+ * vLLM `output_len` (serve.py `calculate_metrics`, 009e6d4a1cd6:
+ * `if not output_len:` → `len(tokenizer(generated_text).input_ids)`): the
+ * server's `usage.completion_tokens` unless it is missing **or 0**; then the
+ * generated text is re-tokenised. A record keeps no text, so the tokens the
+ * stream carried stand in for that count ({@link streamedTokens}). (Without a
+ * tokenizer vLLM takes 1; `bench serve` always loads one for generation.)
+ */
 export function vllmOutputTokens(r: RequestRecord): number | null {
   const n = r.outputTokens;
   if (n !== null && n > 0) return n;
-  return serverTokens(r);
+  return streamedTokens(r);
 }
 
 /**
@@ -58,8 +66,15 @@ export function vllmItls(r: RequestRecord): number[] {
   return chunkGaps(r);
 }
 
-/** vLLM: `client_queue_time = start_time − request_arrival_time` (serve.py `limited_request_func`): the semaphore wait. */
-export function vllmClientQueueTime(r: RequestRecord): Maybe {
+/**
+ * vLLM `client_queue_time = start_time − request_arrival_time` (serve.py
+ * `limited_request_func`): the semaphore wait. vLLM reports it only when
+ * `--max-concurrency` is set (serve.py `benchmark`: `queue_times` stays None
+ * otherwise, and no statistic is printed or saved), so without a cap there is
+ * no value — not a 0.
+ */
+export function vllmClientQueueTime(r: RequestRecord, run: Pick<BenchmarkRun, 'maxConcurrency'>): Maybe {
+  if (run.maxConcurrency === null) return none('vLLM reports client_queue_time only with --max-concurrency');
   return r.dueT === null ? none('no scheduled arrival in the record') : some(r.sendT - r.dueT);
 }
 
@@ -71,16 +86,24 @@ export function vllmE2elIncludingClientQueue(r: RequestRecord, run: Pick<Benchma
   if (run.maxConcurrency === null || run.requestRate === null || !Number.isFinite(run.requestRate)) {
     return none('computed only with --max-concurrency and a finite --request-rate');
   }
-  const q = vllmClientQueueTime(r);
+  const q = vllmClientQueueTime(r, run);
   const e = vllmE2el(r);
   if (q.value === null) return q;
   if (e.value === null) return e;
   return some(e.value + q.value);
 }
 
-/** vLLM's benchmark duration D: from just before the first request is generated until all tasks finish. */
+/**
+ * vLLM's benchmark duration D (serve.py `benchmark`, 009e6d4a1cd6):
+ * `benchmark_start_time = perf_counter()` is taken just before the request
+ * generator starts, and `get_request` sleeps `delay_ts[0]` — one whole
+ * inter-arrival gap — before yielding the first request; D ends when every
+ * request task has finished. So with a finite rate the clock starts one gap
+ * before the first arrival: at the schedule's origin (`run.originT`) when the
+ * run knows it, else at `run.startT` (an imported vLLM file's own start).
+ */
 export function vllmDuration(run: BenchmarkRun): number {
-  return run.endT - run.startT;
+  return run.endT - (run.originT ?? run.startT);
 }
 
 /**
@@ -147,7 +170,7 @@ export function vllmMetrics(run: BenchmarkRun, opts: { percentiles?: number[]; g
     tpot: ms(vllmTpot),
     itl: summarize(itls, { unit: 'ms', percents }),
     e2el: ms(vllmE2el),
-    clientQueueTime: ms(vllmClientQueueTime),
+    clientQueueTime: ms((r) => vllmClientQueueTime(r, run)),
     e2elIncludingClientQueue: ms((r) => vllmE2elIncludingClientQueue(r, run)),
     requestThroughput: recs.length / D,
     outputThroughput: out / D,

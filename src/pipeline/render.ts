@@ -12,13 +12,14 @@ import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
 import { fileURLToPath } from 'node:url';
 import type { FigureSpec } from './types.ts';
+import { FIGURE_WIDTH } from '../figure-style.ts';
 
-/** Default figure size in CSS pixels, when the figure function does not set one. */
-export const FIGURE_WIDTH = 640;
+/** Default figure size in CSS pixels, when the figure function does not set one: the shared frame's width. */
+export { FIGURE_WIDTH };
 export const FIGURE_HEIGHT = 400;
 /** Decimals kept in SVG attribute numbers: 1/100 px is far below what a reader or a PNG sees. */
 export const SVG_DECIMALS = 2;
-/** PNG pixels per inch: 144 = 2× (a 640 px wide figure becomes 1280 px). */
+/** PNG pixels per inch: 144 = 2× (a 720 px wide figure becomes 1440 px). */
 export const PNG_DENSITY = 144;
 
 /** The project's fontconfig file: must be in the environment before sharp (librsvg) loads fonts. */

@@ -144,10 +144,12 @@ interface Run {
   timeoutSeconds: number | undefined;
   png: boolean;
   cacheDir: string;
+  cache: JobCache;
   bundleDir: string;
   out: OutputPaths;
   snapshot: OutputPaths;
-  lockfilePath: string;
+  /** sha256 of package-lock.json ('none' without one): in every job key and in provenance. */
+  lockfile: string;
   runtimesPath: string;
   signal: AbortSignal | undefined;
   submitOrder: 'registry' | 'reverse';
@@ -213,6 +215,8 @@ function resolveOptions(options: RunOptions): Run {
   const bundleDir = options.bundleDir ?? join(root, '.cache', 'bundles');
   if (relative(root, resolve(bundleDir)).startsWith('..')) throw new UserError(`bundleDir ${bundleDir} must be inside the project root ${root}`);
   const signal = options.signal;
+  const cacheDir = options.cacheDir ?? join(root, '.cache', 'experiments');
+  const lockfilePath = options.lockfile ?? join(root, 'package-lock.json');
   return {
     root,
     registry: options.registry,
@@ -221,11 +225,12 @@ function resolveOptions(options: RunOptions): Run {
     jobs: options.jobs,
     timeoutSeconds: options.timeoutSeconds,
     png: options.png !== false,
-    cacheDir: options.cacheDir ?? join(root, '.cache', 'experiments'),
+    cacheDir,
+    cache: new JobCache(cacheDir, fx.writeCacheEntry),
     bundleDir,
     out: outputPaths(options.outDir ?? join(root, GENERATED_DIR)),
     snapshot: outputPaths(options.snapshotDir ?? join(root, SNAPSHOT_DIR)),
-    lockfilePath: options.lockfile ?? join(root, 'package-lock.json'),
+    lockfile: existsSync(lockfilePath) ? fileSha256(lockfilePath) : 'none',
     runtimesPath: join(root, RUNTIMES_FILE),
     signal,
     submitOrder: options.submitOrder ?? 'registry',
@@ -240,8 +245,8 @@ function resolveOptions(options: RunOptions): Run {
 
 /** Runs the pipeline. Throws UserError for what the user can fix, InterruptedError on abort. */
 export async function runPipeline(options: RunOptions): Promise<RunResult> {
-  const run = resolveOptions(options);
   try {
+    const run = resolveOptions(options);
     sweepTemps(run);
     const loaded = await load(run);
     const { selected, combineOrder } = select(run, loaded);
@@ -251,7 +256,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     const { drawn, pngsDrawn } = await draw(run, planned, combined);
     return { ...(await publish(run, loaded, planned, combined, drawn)), pngsDrawn };
   } catch (err) {
-    throw describeFsError(err, run.root) ?? err;
+    throw describeFsError(err, resolve(options.root)) ?? err;
   }
 }
 
@@ -430,8 +435,7 @@ function planLine(p: Planned, force: boolean): string {
 }
 
 async function plan(run: Run, selected: Loaded[]): Promise<Planned[]> {
-  const cache = new JobCache(run.cacheDir, run.fx.writeCacheEntry);
-  const lockfile = existsSync(run.lockfilePath) ? fileSha256(run.lockfilePath) : 'none';
+  const { cache, lockfile } = run;
   const node = process.versions.node;
   const planned: Planned[] = [];
   for (const l of selected) {
@@ -490,8 +494,7 @@ export function workerCount(requested: number | undefined, misses: number, cores
 
 /** Runs the misses on the pool; each finished job is cached at once (a later failure keeps it). */
 async function execute(run: Run, planned: Planned[]): Promise<void> {
-  const { fx, signal } = run;
-  const cache = new JobCache(run.cacheDir, fx.writeCacheEntry);
+  const { fx, signal, cache } = run;
   const misses = planned.flatMap((p) => p.jobs.filter((j) => j.text === undefined).map((j) => ({ p, j })));
   if (run.submitOrder === 'reverse') misses.reverse();
   if (!misses.length) return;
@@ -635,7 +638,7 @@ async function fileHash(path: string): Promise<string | undefined> {
 async function draw(run: Run, planned: Planned[], combined: Map<string, Combined>): Promise<{ drawn: Map<string, Drawn>; pngsDrawn: string[] }> {
   const { fx } = run;
   const previous = previousFigureIndex(run);
-  const lockfile = existsSync(run.lockfilePath) ? fileSha256(run.lockfilePath).slice(0, 16) : 'none';
+  const lockfile = run.lockfile.slice(0, 16);
   const drawn = new Map<string, Drawn>();
   const pngsDrawn: string[] = [];
   for (const p of planned) {

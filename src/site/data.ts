@@ -100,7 +100,7 @@ export function getNumber(id: string, page: string): SiteNumber {
 // ---------------------------------------------------------------- figures
 
 /** Every figure of the build, keyed `<experiment>.<figure>`, in paper order. */
-export function loadFigureIndex(): Map<string, FigureMeta> {
+function loadFigureIndex(): Map<string, FigureMeta> {
   const file = paths().figureIndex;
   const key = `${file}#map`;
   if (memo.has(key)) return memo.get(key) as Map<string, FigureMeta>;
@@ -108,11 +108,6 @@ export function loadFigureIndex(): Map<string, FigureMeta> {
   const map = new Map(Object.entries(index).map(([k, e]) => [k, { ...e, key: k }]));
   memo.set(key, map);
   return map;
-}
-
-/** Figures of the given experiments, in index order. */
-export function figuresOf(experiments: string[]): FigureMeta[] {
-  return [...loadFigureIndex().values()].filter((f) => experiments.includes(f.experiment));
 }
 
 export interface LoadedFigure {

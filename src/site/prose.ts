@@ -20,8 +20,12 @@ function blankExpressions(src: string): string {
   return out;
 }
 
-/** The prose of an .astro / .md / .mdx source, blanked elsewhere (same length, same lines). */
-export function proseOf(src: string, file = ''): string {
+/**
+ * The prose of an .astro / .md / .mdx source, blanked elsewhere (same length,
+ * same lines). `keepCode` keeps the text of <code>/<pre> (what a reader sees,
+ * for the shared-run check), which the digit checks leave out.
+ */
+export function proseOf(src: string, file = '', opts: { keepCode?: boolean } = {}): string {
   let s = src;
   // frontmatter (astro and md): a leading --- … --- block
   s = s.replace(/^---\r?\n[\s\S]*?\r?\n---/, blank);
@@ -32,7 +36,7 @@ export function proseOf(src: string, file = ''): string {
     s = s.replace(/```[\s\S]*?```/g, blank).replace(/`[^`\n]*`/g, blank);
     s = s.replace(/^(import|export)\s.*$/gm, blank);
   }
-  s = s.replace(/<(pre|code)\b[\s\S]*?<\/\1>/gi, blank);
+  if (!opts.keepCode) s = s.replace(/<(pre|code)\b[\s\S]*?<\/\1>/gi, blank);
   s = s.replace(/<[^>]*>/g, blank);
   s = s.replace(/&[a-z]+;|&#\d+;|&#x[0-9a-f]+;/gi, blank);
   return s;
@@ -42,7 +46,7 @@ export function proseOf(src: string, file = ''): string {
  * Digits prose may hold without <Num>: an explicit, short list. Anything else
  * with a digit is a number that must come from numbers.json.
  */
-export const DIGIT_ALLOW: { name: string; re: RegExp }[] = [
+const DIGIT_ALLOW: { name: string; re: RegExp }[] = [
   { name: 'year', re: /\b(?:19|20)\d{2}\b/g },
   { name: 'figure, table or section number', re: /\b(?:Figure|Fig\.|Table|Section|Experiment|Appendix)\s\d+[a-z]?\b|§\s?\d+/g },
   { name: 'citation', re: /\[\d+(?:\s*[,–-]\s*\d+)*\]/g },
@@ -97,7 +101,7 @@ const NUMBER_RUN = new RegExp(
 );
 
 /** What makes a run of number words a number that must come from the pipeline; each rule names itself in the failure. */
-export const NUMBER_WORD_RULES: { name: string; test: (run: string) => boolean }[] = [
+const NUMBER_WORD_RULES: { name: string; test: (run: string) => boolean }[] = [
   { name: 'tens word (twenty … ninety)', test: (r) => new RegExp(`\\b(?:${TENS_WORDS})\\b`, 'i').test(r) },
   { name: 'large number word', test: (r) => new RegExp(`\\b(?:${SCALE_WORDS})\\b`, 'i').test(r) },
   { name: 'percentage in words', test: (r) => /\b(?:per\s?cent|percent)$/i.test(r) },

@@ -1,7 +1,8 @@
 /**
  * The values the original article published, and ONLY here: a reference to
  * compare against on the reproduction page, never a constant in the code and
- * never typed into prose. Transcribed from ../shared/paper/EXPERIMENTS.md.
+ * never typed into prose. Transcribed from the article's text, figures and
+ * tables (docs/experiments.md lists each experiment's published values).
  *
  * Each entry names the id of OUR number in numbers.json (dotted path, unit in
  * the last part), the published value in the unit of our number, where the
@@ -10,19 +11,35 @@
  *
  * To add one: append an entry; keep `unit` equal to the unit our experiment
  * reports (convert the published value if needed, e.g. 1.14 s → 1140 ms).
- * `where` starts with the article section's title when the number is used
- * outside its experiment's own section; the page links each row there.
+ * `where` names the outline heading (src/outline.ts) of the article section
+ * that prints the value, and the article's figure when a figure shows it; the
+ * page cites the article's own heading and links the row to our section.
  * Notes are prose shown on the site: written anew, digits only as
  * src/site/prose.ts allows (test/reproduction.test.ts checks both).
  */
+import { heading, type ArticleFigure, type HeadingId } from '../outline.ts';
+
+/** Where the article prints a value: a heading of the outline, the article's figure, another heading that repeats it. */
+export interface Where {
+  in: HeadingId;
+  figure?: ArticleFigure;
+  also?: HeadingId;
+}
+
+/** The citation the reproduction page prints: the article's own headings and figure number, e.g. `The first wave; Figure 2`. */
+export function whereText(w: Where): string {
+  const cite = (id: HeadingId) => heading(id).article ?? heading(id).title;
+  return [cite(w.in), w.figure !== undefined ? `Figure ${w.figure}` : null, w.also ? cite(w.also) : null].filter((x) => x !== null).join('; ');
+}
+
 export interface Published {
   /** Id of our number in numbers.json. */
   id: string;
   /** The article's value, in `unit`. */
   published: number;
   unit: string;
-  /** Where the article prints it: section, figure or table. */
-  where: string;
+  /** Where the article prints it. */
+  where: Where;
   /** Why ours may differ (shown in the 'why' column). */
   note?: string;
   /** Decimals to print the published value with (default: as many as it was written with, at most three). */
@@ -62,205 +79,205 @@ const FEW_TOSSES = 'a share of collapsed runs from few seeds: a coin with few to
 
 export const PUBLISHED: Published[] = [
   // ---- §0 the simulated server (sanity checks of the step-time model)
-  { id: 'constants.check.decode_batch1_ms', published: 6.3, unit: 'ms', where: 'The instrument; Appendix' },
-  { id: 'constants.check.decode_batch1_tok_per_s', published: 158, unit: 'tok/s', where: 'The instrument; Appendix' },
-  { id: 'constants.check.prefill_1k_ms', published: 20.6, unit: 'ms', where: 'The instrument; Appendix' },
-  { id: 'constants.check.full_step_ms', published: 158, unit: 'ms', where: 'The instrument; Appendix' },
-  { id: 'constants.check.full_step_tok_per_s', published: 52000, unit: 'tok/s', where: 'The instrument; Appendix' },
+  { id: 'constants.check.decode_batch1_ms', published: 6.3, unit: 'ms', where: { in: 'the-instrument', also: 'appendix-the-model' } },
+  { id: 'constants.check.decode_batch1_tok_per_s', published: 158, unit: 'tok/s', where: { in: 'the-instrument', also: 'appendix-the-model' } },
+  { id: 'constants.check.prefill_1k_ms', published: 20.6, unit: 'ms', where: { in: 'the-instrument', also: 'appendix-the-model' } },
+  { id: 'constants.check.full_step_ms', published: 158, unit: 'ms', where: { in: 'the-instrument', also: 'appendix-the-model' } },
+  { id: 'constants.check.full_step_tok_per_s', published: 52000, unit: 'tok/s', where: { in: 'the-instrument', also: 'appendix-the-model' } },
 
   // ---- §1 definitions (Figure 1)
-  { id: 'definitions.speed.min_tok_per_s', published: 53.2, unit: 'tok/s', where: 'Where the clock starts; Figure 1' },
-  { id: 'definitions.speed.max_tok_per_s', published: 105.5, unit: 'tok/s', where: 'Where the clock starts; Figure 1' },
-  { id: 'definitions.itl.median_ms', published: 9.5, unit: 'ms', where: 'Where the clock starts' },
-  { id: 'definitions.tpot.mean_ms', published: 17.4, unit: 'ms', where: 'Where the clock starts' },
-  { id: 'definitions.gaps.one_in', published: 17, unit: 'gaps', where: 'Where the clock starts', note: 'published in words, as one gap in about seventeen landing on a prefill step' },
-  { id: 'definitions.gaps.over_100ms_pct', published: 5.9, unit: '%', where: 'Where the clock starts' },
+  { id: 'definitions.speed.min_tok_per_s', published: 53.2, unit: 'tok/s', where: { in: 'where-the-clock-starts', figure: 1 } },
+  { id: 'definitions.speed.max_tok_per_s', published: 105.5, unit: 'tok/s', where: { in: 'where-the-clock-starts', figure: 1 } },
+  { id: 'definitions.itl.median_ms', published: 9.5, unit: 'ms', where: { in: 'where-the-clock-starts' } },
+  { id: 'definitions.tpot.mean_ms', published: 17.4, unit: 'ms', where: { in: 'where-the-clock-starts' } },
+  { id: 'definitions.gaps.one_in', published: 17, unit: 'gaps', where: { in: 'where-the-clock-starts' }, note: 'published in words, as one gap in about seventeen landing on a prefill step' },
+  { id: 'definitions.gaps.over_100ms_pct', published: 5.9, unit: '%', where: { in: 'where-the-clock-starts' } },
 
   // ---- §2 first wave (Figure 2)
-  { id: 'first-wave.slots64.p99_all_ms', published: 1105, unit: 'ms', where: 'The first wave; Figure 2' },
+  { id: 'first-wave.slots64.p99_all_ms', published: 1105, unit: 'ms', where: { in: 'the-first-wave', figure: 2 } },
   {
     id: 'first-wave.slots64.p99_after_wave_ms',
     published: 53,
     unit: 'ms',
-    where: 'The first wave; Figure 2',
+    where: { in: 'the-first-wave', figure: 2 },
     note: `${SEED_TAIL}. The article’s is one run; ours is the mean of three seeds, which agree closely with each other`,
   },
-  { id: 'first-wave.slots64.median_all_ms', published: 20, unit: 'ms', where: 'The first wave' },
-  { id: 'first-wave.slots64.median_after_wave_ms', published: 20, unit: 'ms', where: 'The first wave', note: 'published once for both windows (“either way”)' },
-  { id: 'first-wave.slots64.wave_formula_ms', published: 1140, unit: 'ms', where: 'The first wave', note: 'formula N·mean_isl/prefill_rate' },
-  { id: 'first-wave.slots16.p99_all_ms', published: 284, unit: 'ms', where: 'The first wave' },
-  { id: 'first-wave.slots16.p99_after_wave_ms', published: 37, unit: 'ms', where: 'The first wave' },
-  { id: 'first-wave.slots256.p99_all_ms', published: 4265, unit: 'ms', where: 'The first wave' },
+  { id: 'first-wave.slots64.median_all_ms', published: 20, unit: 'ms', where: { in: 'the-first-wave' } },
+  { id: 'first-wave.slots64.median_after_wave_ms', published: 20, unit: 'ms', where: { in: 'the-first-wave' }, note: 'published once for both windows (“either way”)' },
+  { id: 'first-wave.slots64.wave_formula_ms', published: 1140, unit: 'ms', where: { in: 'the-first-wave' }, note: 'formula N·mean_isl/prefill_rate' },
+  { id: 'first-wave.slots16.p99_all_ms', published: 284, unit: 'ms', where: { in: 'the-first-wave' } },
+  { id: 'first-wave.slots16.p99_after_wave_ms', published: 37, unit: 'ms', where: { in: 'the-first-wave' } },
+  { id: 'first-wave.slots256.p99_all_ms', published: 4265, unit: 'ms', where: { in: 'the-first-wave' } },
   {
     id: 'first-wave.slots256.p99_after_wave_ms',
     published: 105,
     unit: 'ms',
-    where: 'The first wave',
+    where: { in: 'the-first-wave' },
     note: `${SEED_TAIL}: at this size our three seeds alone spread by more than a third, all above the published mean`,
   },
-  { id: 'first-wave.slots64_x50.p99_all_ms', published: 631, unit: 'ms', where: 'The first wave' },
+  { id: 'first-wave.slots64_x50.p99_all_ms', published: 631, unit: 'ms', where: { in: 'the-first-wave' } },
 
   // ---- §3 mean TTFT by request count (Figure 3)
-  { id: 'request-count.x3.slots25.mean_all_ms', published: 207, unit: 'ms', where: 'The first wave; Figure 3' },
-  { id: 'request-count.x3.slots200.mean_all_ms', published: 790, unit: 'ms', where: 'The first wave; Figure 3' },
-  { id: 'request-count.x3.mean_after_wave_min_ms', published: 149, unit: 'ms', where: 'The first wave; Figure 3' },
-  { id: 'request-count.x3.mean_after_wave_max_ms', published: 170, unit: 'ms', where: 'The first wave; Figure 3' },
-  { id: 'request-count.x2.slots200.mean_all_ms', published: 1106, unit: 'ms', where: 'The first wave' },
-  { id: 'request-count.x2.slots200.median_all_ms', published: 317, unit: 'ms', where: 'The first wave' },
-  { id: 'request-count.x3.slots200.median_all_ms', published: 158, unit: 'ms', where: 'The first wave' },
-  { id: 'request-count.x30.slots200.above_steady_pct', published: 39, unit: '%', where: 'The first wave; Figure 3' },
+  { id: 'request-count.x3.slots25.mean_all_ms', published: 207, unit: 'ms', where: { in: 'the-first-wave', figure: 3 } },
+  { id: 'request-count.x3.slots200.mean_all_ms', published: 790, unit: 'ms', where: { in: 'the-first-wave', figure: 3 } },
+  { id: 'request-count.x3.mean_after_wave_min_ms', published: 149, unit: 'ms', where: { in: 'the-first-wave', figure: 3 } },
+  { id: 'request-count.x3.mean_after_wave_max_ms', published: 170, unit: 'ms', where: { in: 'the-first-wave', figure: 3 } },
+  { id: 'request-count.x2.slots200.mean_all_ms', published: 1106, unit: 'ms', where: { in: 'the-first-wave' } },
+  { id: 'request-count.x2.slots200.median_all_ms', published: 317, unit: 'ms', where: { in: 'the-first-wave' } },
+  { id: 'request-count.x3.slots200.median_all_ms', published: 158, unit: 'ms', where: { in: 'the-first-wave' } },
+  { id: 'request-count.x30.slots200.above_steady_pct', published: 39, unit: '%', where: { in: 'the-first-wave', figure: 3 } },
 
   // ---- §4 all at once
-  { id: 'all-at-once.ttft.median_s', published: 12.9, unit: 's', where: 'The first wave' },
-  { id: 'all-at-once.ttft.p99_s', published: 25.1, unit: 's', where: 'The first wave' },
-  { id: 'all-at-once.preemptions', published: 47, unit: 'preemptions', where: 'The first wave' },
+  { id: 'all-at-once.ttft.median_s', published: 12.9, unit: 's', where: { in: 'the-first-wave' } },
+  { id: 'all-at-once.ttft.p99_s', published: 25.1, unit: 's', where: { in: 'the-first-wave' } },
+  { id: 'all-at-once.preemptions', published: 47, unit: 'preemptions', where: { in: 'the-first-wave' } },
 
   // ---- §5 timeline and echo (Figure 4)
   {
     id: 'timeline.x10.whole_below_steady_pct',
     published: 3,
     unit: '%',
-    where: 'The first wave; Figure 4',
+    where: { in: 'the-first-wave', figure: 4 },
     note: 'published as an approximate whole percent (“about”); ours rounds to the same whole percent',
   },
-  { id: 'timeline.x1.whole_below_steady_pct', published: 9.5, unit: '%', where: 'The first wave; Figure 4' },
-  { id: 'timeline.x10.echo_period_s', published: 10, unit: 's', where: 'The first wave; Figure 4' },
+  { id: 'timeline.x1.whole_below_steady_pct', published: 9.5, unit: '%', where: { in: 'the-first-wave', figure: 4 } },
+  { id: 'timeline.x10.echo_period_s', published: 10, unit: 's', where: { in: 'the-first-wave', figure: 4 } },
 
   // ---- §6 metronome (Figure 5) and range ratio
-  { id: 'metronome.fixed.median_ms', published: 140, unit: 'ms', where: 'The first wave; Figure 5' },
-  { id: 'metronome.fixed.p99_ms', published: 316, unit: 'ms', where: 'The first wave; Figure 5' },
-  { id: 'metronome.fixed.cohort_mean', published: 6.7, unit: 'requests', where: 'The first wave; Figure 5' },
-  { id: 'metronome.fixed.cohort_max', published: 8, unit: 'requests', where: 'The first wave; Figure 5' },
-  { id: 'metronome.ranged.median_ms', published: 20.1, unit: 'ms', where: 'The first wave; Figure 5' },
-  { id: 'metronome.ranged.p99_ms', published: 40.2, unit: 'ms', where: 'The first wave; Figure 5' },
-  { id: 'metronome.range.vllm_lo_pct', published: 20, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
-  { id: 'metronome.range.vllm_hi_pct', published: 180, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
-  { id: 'metronome.range.inferencex_lo_pct', published: 80, unit: '%', where: 'The first wave', note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
+  { id: 'metronome.fixed.median_ms', published: 140, unit: 'ms', where: { in: 'the-first-wave', figure: 5 } },
+  { id: 'metronome.fixed.p99_ms', published: 316, unit: 'ms', where: { in: 'the-first-wave', figure: 5 } },
+  { id: 'metronome.fixed.cohort_mean', published: 6.7, unit: 'requests', where: { in: 'the-first-wave', figure: 5 } },
+  { id: 'metronome.fixed.cohort_max', published: 8, unit: 'requests', where: { in: 'the-first-wave', figure: 5 } },
+  { id: 'metronome.ranged.median_ms', published: 20.1, unit: 'ms', where: { in: 'the-first-wave', figure: 5 } },
+  { id: 'metronome.ranged.p99_ms', published: 40.2, unit: 'ms', where: { in: 'the-first-wave', figure: 5 } },
+  { id: 'metronome.range.vllm_lo_pct', published: 20, unit: '%', where: { in: 'the-first-wave' }, note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
+  { id: 'metronome.range.vllm_hi_pct', published: 180, unit: '%', where: { in: 'the-first-wave' }, note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
+  { id: 'metronome.range.inferencex_lo_pct', published: 80, unit: '%', where: { in: 'the-first-wave' }, note: 'share of the nominal length; ours is the integer bound the tool computes for our nominal length, so it is not a round share' },
 
   // ---- §7 open vs closed (Figure 6)
-  { id: 'open-closed.slots64.closed.rate_req_per_s', published: 6.287, unit: 'req/s', where: 'Open and closed; Two checks anyone can run', note: 'printed rounded in one place and to three decimals in the other' },
-  { id: 'open-closed.slots64.closed.p99_ttft_ms', published: 53.3, unit: 'ms', where: 'Open and closed; Figure 6', note: FEW_STEADY },
-  { id: 'open-closed.slots64.open.p99_ttft_ms', published: 51.5, unit: 'ms', where: 'Open and closed; Figure 6' },
-  { id: 'open-closed.slots64.closed.mean_e2e_s', published: 10.172, unit: 's', where: 'Two checks anyone can run' },
-  { id: 'open-closed.slots64.closed.little_in_flight', published: 64.0, digits: 1, unit: 'requests', where: 'Two checks anyone can run' },
-  { id: 'open-closed.slots64.open.in_system', published: 65.5, unit: 'requests', where: 'Open and closed' },
-  { id: 'open-closed.slots64.open.little_predicted', published: 64.9, unit: 'requests', where: 'Open and closed' },
-  { id: 'open-closed.slots192.closed.p99_ttft_ms', published: 61.6, unit: 'ms', where: 'Open and closed; Figure 6', note: FEW_STEADY },
-  { id: 'open-closed.slots192.open.p99_ttft_ms', published: 74.0, digits: 1, unit: 'ms', where: 'Open and closed; Figure 6' },
-  { id: 'open-closed.slots8.closed.p99_ttft_ms', published: 20.8, unit: 'ms', where: 'Open and closed; Figure 6' },
-  { id: 'open-closed.slots8.open.p99_ttft_ms', published: 37.2, unit: 'ms', where: 'Open and closed; Figure 6' },
-  { id: 'open-closed.slots256.closed.rate_req_per_s', published: 11.6, unit: 'req/s', where: 'Open and closed; Figure 6' },
-  { id: 'open-closed.slots256.closed.output_tok_per_s', published: 10694, unit: 'tok/s', where: 'Open and closed' },
-  { id: 'open-closed.slots256.closed.p99_ttft_ms', published: 79, unit: 'ms', where: 'Open and closed; Figure 6' },
-  { id: 'open-closed.slots320.closed.rate_req_per_s', published: 10.98, unit: 'req/s', where: 'Open and closed' },
-  { id: 'open-closed.slots320.closed.preemptions', published: 1872, unit: 'preemptions', where: 'Open and closed' },
-  { id: 'open-closed.slots320.closed.p99_ttft_ms', published: 10.9, unit: 's', where: 'Open and closed' },
-  { id: 'open-closed.peak_open.collapsed', published: 5, unit: 'runs', where: 'Open and closed', note: `out of the same number of seeds in both; ${FEW_TOSSES}` },
-  { id: 'open-closed.peak_open.fine_p99_min_ms', published: 75, unit: 'ms', where: 'Open and closed' },
-  { id: 'open-closed.peak_open.fine_p99_max_ms', published: 107, unit: 'ms', where: 'Open and closed' },
+  { id: 'open-closed.slots64.closed.rate_req_per_s', published: 6.287, unit: 'req/s', where: { in: 'open-and-closed', also: 'two-checks' }, note: 'printed rounded in one place and to three decimals in the other' },
+  { id: 'open-closed.slots64.closed.p99_ttft_ms', published: 53.3, unit: 'ms', where: { in: 'open-and-closed', figure: 6 }, note: FEW_STEADY },
+  { id: 'open-closed.slots64.open.p99_ttft_ms', published: 51.5, unit: 'ms', where: { in: 'open-and-closed', figure: 6 } },
+  { id: 'open-closed.slots64.closed.mean_e2e_s', published: 10.172, unit: 's', where: { in: 'two-checks' } },
+  { id: 'open-closed.slots64.closed.little_in_flight', published: 64.0, digits: 1, unit: 'requests', where: { in: 'two-checks' } },
+  { id: 'open-closed.slots64.open.in_system', published: 65.5, unit: 'requests', where: { in: 'open-and-closed' } },
+  { id: 'open-closed.slots64.open.little_predicted', published: 64.9, unit: 'requests', where: { in: 'open-and-closed' } },
+  { id: 'open-closed.slots192.closed.p99_ttft_ms', published: 61.6, unit: 'ms', where: { in: 'open-and-closed', figure: 6 }, note: FEW_STEADY },
+  { id: 'open-closed.slots192.open.p99_ttft_ms', published: 74.0, digits: 1, unit: 'ms', where: { in: 'open-and-closed', figure: 6 } },
+  { id: 'open-closed.slots8.closed.p99_ttft_ms', published: 20.8, unit: 'ms', where: { in: 'open-and-closed', figure: 6 } },
+  { id: 'open-closed.slots8.open.p99_ttft_ms', published: 37.2, unit: 'ms', where: { in: 'open-and-closed', figure: 6 } },
+  { id: 'open-closed.slots256.closed.rate_req_per_s', published: 11.6, unit: 'req/s', where: { in: 'open-and-closed', figure: 6 } },
+  { id: 'open-closed.slots256.closed.output_tok_per_s', published: 10694, unit: 'tok/s', where: { in: 'open-and-closed' } },
+  { id: 'open-closed.slots256.closed.p99_ttft_ms', published: 79, unit: 'ms', where: { in: 'open-and-closed', figure: 6 } },
+  { id: 'open-closed.slots320.closed.rate_req_per_s', published: 10.98, unit: 'req/s', where: { in: 'open-and-closed' } },
+  { id: 'open-closed.slots320.closed.preemptions', published: 1872, unit: 'preemptions', where: { in: 'open-and-closed' } },
+  { id: 'open-closed.slots320.closed.p99_ttft_ms', published: 10.9, unit: 's', where: { in: 'open-and-closed' } },
+  { id: 'open-closed.peak_open.collapsed', published: 5, unit: 'runs', where: { in: 'open-and-closed' }, note: `out of the same number of seeds in both; ${FEW_TOSSES}` },
+  { id: 'open-closed.peak_open.fine_p99_min_ms', published: 75, unit: 'ms', where: { in: 'open-and-closed' } },
+  { id: 'open-closed.peak_open.fine_p99_max_ms', published: 107, unit: 'ms', where: { in: 'open-and-closed' } },
   {
     id: 'open-closed.peak_open.collapsed_p99_min_s',
     published: 17.3,
     unit: 's',
-    where: 'Open and closed',
+    where: { in: 'open-and-closed' },
     note: 'range over the collapsed runs only, which are other runs, and more of them, than the article’s; our mildest one only just crossed the one-second line that counts a run as collapsed',
   },
   {
     id: 'open-closed.peak_open.collapsed_p99_max_s',
     published: 31.4,
     unit: 's',
-    where: 'Open and closed',
+    where: { in: 'open-and-closed' },
     note: 'range over the collapsed runs only: our seeds produced more of them than the article’s, spread more widely',
   },
   {
     id: 'open-closed.peak_open.collapsed_preemptions_min',
     published: 1429,
     unit: 'preemptions',
-    where: 'Open and closed',
+    where: { in: 'open-and-closed' },
     note: 'range over the collapsed runs only; our mildest collapse only just crossed the line, with few preemptions',
   },
   {
     id: 'open-closed.peak_open.collapsed_preemptions_max',
     published: 2825,
     unit: 'preemptions',
-    where: 'Open and closed',
+    where: { in: 'open-and-closed' },
     note: 'range over the collapsed runs only: our seeds produced more of them than the article’s, spread more widely',
   },
 
   // ---- §8 the cliff (Figure 7): share of runs with p99 TTFT above one second
-  { id: 'cliff.load90.collapsed_share_pct', published: 0, unit: '%', where: 'Open and closed; Figure 7', note: 'published as none of fourteen' },
-  { id: 'cliff.load95.collapsed_share_pct', published: 0, unit: '%', where: 'Open and closed; Figure 7', note: 'published as none of fourteen' },
+  { id: 'cliff.load90.collapsed_share_pct', published: 0, unit: '%', where: { in: 'open-and-closed', figure: 7 }, note: 'published as none of fourteen' },
+  { id: 'cliff.load95.collapsed_share_pct', published: 0, unit: '%', where: { in: 'open-and-closed', figure: 7 }, note: 'published as none of fourteen' },
   {
     id: 'cliff.load98.collapsed_share_pct',
     published: 0,
     unit: '%',
-    where: 'Open and closed; Figure 7',
+    where: { in: 'open-and-closed', figure: 7 },
     note: 'published as none of fourteen. We ran more seeds per load and a few of them collapsed; our share still lies inside the interval that fourteen clean runs leave open',
   },
-  { id: 'cliff.load100.collapsed_share_pct', published: (5 / 15) * 100, digits: 1, unit: '%', where: 'Open and closed; Figure 7', note: 'published as a count of runs out of a handful of seeds; see the interval' },
+  { id: 'cliff.load100.collapsed_share_pct', published: (5 / 15) * 100, digits: 1, unit: '%', where: { in: 'open-and-closed', figure: 7 }, note: 'published as a count of runs out of a handful of seeds; see the interval' },
   {
     id: 'cliff.load102.collapsed_share_pct',
     published: (5 / 11) * 100,
     digits: 1,
     unit: '%',
-    where: 'Open and closed; Figure 7',
+    where: { in: 'open-and-closed', figure: 7 },
     note: `published as five of eleven; ${FEW_TOSSES}: the Wilson interval of five in eleven overlaps ours`,
   },
 
   // ---- §9 coordinated omission (Figure 8)
-  { id: 'omission.p99_ttft_send.min_ms', published: 39, unit: 'ms', where: 'The queue nobody times; Figure 8' },
-  { id: 'omission.p99_ttft_send.max_ms', published: 47, unit: 'ms', where: 'The queue nobody times; Figure 8' },
-  { id: 'omission.load80.p99_ttft_due_seeds_median_ms', published: 135, unit: 'ms', where: 'The queue nobody times; Figure 8', note: OMISSION_SEEDS },
-  { id: 'omission.load90.p99_ttft_due_seeds_median_ms', published: 2430, unit: 'ms', where: 'The queue nobody times; Figure 8', note: OMISSION_SEEDS },
-  { id: 'omission.load100.p99_ttft_due_ms', published: 16900, unit: 'ms', where: 'The queue nobody times; Figure 8', note: `at exactly full load the queue behind the cap wanders like a random walk, so one seed can land far from another; ${GROWS}` },
-  { id: 'omission.load150.p99_ttft_due_ms', published: 139000, unit: 'ms', where: 'The queue nobody times; Figure 8', note: GROWS },
-  { id: 'omission.achieved.max_req_per_s', published: 6.31, unit: 'req/s', where: 'The queue nobody times' },
-  { id: 'omission.load150.p99_e2e_send_s', published: 11.3, unit: 's', where: 'The queue nobody times' },
-  { id: 'omission.load150.p99_e2e_due_s', published: 149, unit: 's', where: 'The queue nobody times', note: GROWS },
+  { id: 'omission.p99_ttft_send.min_ms', published: 39, unit: 'ms', where: { in: 'the-queue-nobody-times', figure: 8 } },
+  { id: 'omission.p99_ttft_send.max_ms', published: 47, unit: 'ms', where: { in: 'the-queue-nobody-times', figure: 8 } },
+  { id: 'omission.load80.p99_ttft_due_seeds_median_ms', published: 135, unit: 'ms', where: { in: 'the-queue-nobody-times', figure: 8 }, note: OMISSION_SEEDS },
+  { id: 'omission.load90.p99_ttft_due_seeds_median_ms', published: 2430, unit: 'ms', where: { in: 'the-queue-nobody-times', figure: 8 }, note: OMISSION_SEEDS },
+  { id: 'omission.load100.p99_ttft_due_ms', published: 16900, unit: 'ms', where: { in: 'the-queue-nobody-times', figure: 8 }, note: `at exactly full load the queue behind the cap wanders like a random walk, so one seed can land far from another; ${GROWS}` },
+  { id: 'omission.load150.p99_ttft_due_ms', published: 139000, unit: 'ms', where: { in: 'the-queue-nobody-times', figure: 8 }, note: GROWS },
+  { id: 'omission.achieved.max_req_per_s', published: 6.31, unit: 'req/s', where: { in: 'the-queue-nobody-times' } },
+  { id: 'omission.load150.p99_e2e_send_s', published: 11.3, unit: 's', where: { in: 'the-queue-nobody-times' } },
+  { id: 'omission.load150.p99_e2e_due_s', published: 149, unit: 's', where: { in: 'the-queue-nobody-times' }, note: GROWS },
 
   // ---- §10 order statistics
-  { id: 'order-statistics.max_bounds_p99.min_n', published: 299, unit: 'requests', where: 'Percentiles' },
-  { id: 'order-statistics.max_exceeds_p99.n100_pct', published: 63, unit: '%', where: 'Percentiles' },
-  { id: 'order-statistics.max_bounds_p999.min_n', published: 2995, unit: 'requests', where: 'Percentiles' },
-  { id: 'order-statistics.p99_interval.n1000.lower_rank', published: 983, unit: 'rank', where: 'Percentiles' },
-  { id: 'order-statistics.p99_interval.n1000.upper_rank', published: 997, unit: 'rank', where: 'Percentiles' },
+  { id: 'order-statistics.max_bounds_p99.min_n', published: 299, unit: 'requests', where: { in: 'percentiles' } },
+  { id: 'order-statistics.max_exceeds_p99.n100_pct', published: 63, unit: '%', where: { in: 'percentiles' } },
+  { id: 'order-statistics.max_bounds_p999.min_n', published: 2995, unit: 'requests', where: { in: 'percentiles' } },
+  { id: 'order-statistics.p99_interval.n1000.lower_rank', published: 983, unit: 'rank', where: { in: 'percentiles' } },
+  { id: 'order-statistics.p99_interval.n1000.upper_rank', published: 997, unit: 'rank', where: { in: 'percentiles' } },
 
   // ---- §11 correlated samples (Figure 9, left)
-  { id: 'long-runs.correlation.lag1', published: 0.42, unit: '', where: 'Percentiles' },
-  { id: 'long-runs.correlation.lag2', published: 0.18, unit: '', where: 'Percentiles' },
-  { id: 'long-runs.correlation.w100.variance_ratio_x', published: 2.1, unit: '×', where: 'Percentiles; Figure 9' },
-  { id: 'long-runs.correlation.w300.variance_ratio_x', published: 3.1, unit: '×', where: 'Percentiles; Figure 9' },
+  { id: 'long-runs.correlation.lag1', published: 0.42, unit: '', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.lag2', published: 0.18, unit: '', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.w100.variance_ratio_x', published: 2.1, unit: '×', where: { in: 'percentiles', figure: 9 } },
+  { id: 'long-runs.correlation.w300.variance_ratio_x', published: 3.1, unit: '×', where: { in: 'percentiles', figure: 9 } },
   {
     id: 'long-runs.correlation.w1000.variance_ratio_x',
     published: 3.0,
     digits: 1,
     unit: '×',
-    where: 'Percentiles; Figure 9',
+    where: { in: 'percentiles', figure: 9 },
     note: 'one run with its own draws, cut into comparatively few windows: a ratio of two variances estimated from so few is itself noisy',
   },
   {
     id: 'long-runs.correlation.w3000.variance_ratio_x',
     published: 3.5,
     unit: '×',
-    where: 'Percentiles; Figure 9',
+    where: { in: 'percentiles', figure: 9 },
     note: 'one run with its own draws, cut into only a few dozen windows at this size: a ratio of two variances estimated from that few is itself noisy',
   },
-  { id: 'long-runs.correlation.w1000.window_band_lo_ms', published: 64.1, unit: 'ms', where: 'Percentiles' },
-  { id: 'long-runs.correlation.w1000.window_band_hi_ms', published: 80.3, unit: 'ms', where: 'Percentiles' },
-  { id: 'long-runs.correlation.w1000.iid_band_lo_ms', published: 66.9, unit: 'ms', where: 'Percentiles' },
-  { id: 'long-runs.correlation.w1000.iid_band_hi_ms', published: 76.7, unit: 'ms', where: 'Percentiles' },
-  { id: 'long-runs.correlation.true_p99_ms', published: 72.8, unit: 'ms', where: 'Percentiles' },
-  { id: 'long-runs.correlation.w1000.too_narrow_x', published: 1.7, unit: '×', where: 'Percentiles' },
+  { id: 'long-runs.correlation.w1000.window_band_lo_ms', published: 64.1, unit: 'ms', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.w1000.window_band_hi_ms', published: 80.3, unit: 'ms', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.w1000.iid_band_lo_ms', published: 66.9, unit: 'ms', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.w1000.iid_band_hi_ms', published: 76.7, unit: 'ms', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.true_p99_ms', published: 72.8, unit: 'ms', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.w1000.too_narrow_x', published: 1.7, unit: '×', where: { in: 'percentiles' } },
 
   // ---- §12 long runs (Figure 9, right) and cost
-  { id: 'long-runs.load98.collapsed_runs', published: 3, unit: 'runs', where: 'Percentiles; Figure 9', note: 'out of three runs in both' },
-  { id: 'long-runs.load95.collapsed_runs', published: 0, unit: 'runs', where: 'Percentiles; Figure 9', note: 'out of two runs in both; the article’s episode recovered, so it is not a collapse' },
-  { id: 'long-runs.load90.collapsed_runs', published: 0, unit: 'runs', where: 'Percentiles; Figure 9', note: 'published as a clean run' },
+  { id: 'long-runs.load98.collapsed_runs', published: 3, unit: 'runs', where: { in: 'percentiles', figure: 9 }, note: 'out of three runs in both' },
+  { id: 'long-runs.load95.collapsed_runs', published: 0, unit: 'runs', where: { in: 'percentiles', figure: 9 }, note: 'out of two runs in both; the article’s episode recovered, so it is not a collapse' },
+  { id: 'long-runs.load90.collapsed_runs', published: 0, unit: 'runs', where: { in: 'percentiles', figure: 9 }, note: 'published as a clean run' },
   {
     id: 'long-runs.load98.collapse_after.earliest_min',
     published: 18,
     unit: 'min',
-    where: 'Percentiles; Figure 9',
+    where: { in: 'percentiles', figure: 9 },
     missing:
       'the earliest of the three collapse times at this load. The long-runs experiment already reports one collapse time per seed; the number needs them sorted. When a collapse starts is a random event, so expect a large gap either way',
   },
@@ -268,7 +285,7 @@ export const PUBLISHED: Published[] = [
     id: 'long-runs.load98.collapse_after.median_h',
     published: 2.3,
     unit: 'h',
-    where: 'Percentiles; Figure 9',
+    where: { in: 'percentiles', figure: 9 },
     missing:
       'the middle of the three collapse times at this load, from the per-seed collapse times the long-runs experiment already reports, sorted',
   },
@@ -276,7 +293,7 @@ export const PUBLISHED: Published[] = [
     id: 'long-runs.load98.collapse_after.latest_h',
     published: 2.5,
     unit: 'h',
-    where: 'Percentiles; Figure 9',
+    where: { in: 'percentiles', figure: 9 },
     missing:
       'the latest of the three collapse times at this load, from the per-seed collapse times the long-runs experiment already reports, sorted',
   },
@@ -284,7 +301,7 @@ export const PUBLISHED: Published[] = [
     id: 'long-runs.load95.max_window_p99_s',
     published: 3.5,
     unit: 's',
-    where: 'Percentiles; Figure 9',
+    where: { in: 'percentiles', figure: 9 },
     missing:
       'the worst windowed p99 over both runs at this load, the larger of the two per-seed maxima the long-runs experiment already reports. Neither of our two runs had an episode, so it would stay near the steady p99',
   },
@@ -292,7 +309,7 @@ export const PUBLISHED: Published[] = [
     id: 'long-runs.load95.episode_at_h',
     published: 2,
     unit: 'h',
-    where: 'Percentiles; Figure 9',
+    where: { in: 'percentiles', figure: 9 },
     missing:
       'the time of the worst window of a run that recovered, from the windowed p99 series the long-runs experiment already keeps. Neither of our runs at this load had such an episode',
   },
@@ -300,85 +317,85 @@ export const PUBLISHED: Published[] = [
     id: 'long-runs.load98.worst_short_window_p99_ms',
     published: 90,
     unit: 'ms',
-    where: 'Percentiles',
+    where: { in: 'percentiles' },
     note: 'ours is the worst over three seeds: one of them had a passing episode of a couple of seconds before the ten-minute mark (it collapsed for good later), while the other two stay close to the published value',
   },
-  { id: 'long-runs.load98.short_run_requests', published: 6820, unit: 'requests', where: 'Percentiles' },
-  { id: 'long-runs.cost.load90_over_peak_pct', published: 11, unit: '%', where: 'Percentiles' },
+  { id: 'long-runs.load98.short_run_requests', published: 6820, unit: 'requests', where: { in: 'percentiles' } },
+  { id: 'long-runs.cost.load90_over_peak_pct', published: 11, unit: '%', where: { in: 'percentiles' } },
 
   // ---- §13 sensitivity (Figure 10): range over the eleven simulator variants
   {
     id: 'sensitivity.range.first_wave.min_x',
     published: 20.5,
     unit: '×',
-    where: 'How much of this is the model; Figure 10',
+    where: { in: 'how-much-is-the-model', figure: 10 },
     note: 'the ratio divides by the after-wave p99, a tail value; ours averages three seeds per variant and sits lower, so the ratio comes out higher (see the first-wave rows)',
   },
-  { id: 'sensitivity.range.first_wave.max_x', published: 27.8, unit: '×', where: 'How much of this is the model; Figure 10' },
+  { id: 'sensitivity.range.first_wave.max_x', published: 27.8, unit: '×', where: { in: 'how-much-is-the-model', figure: 10 } },
   {
     id: 'sensitivity.range.omission.min_x',
     published: 46,
     unit: '×',
-    where: 'How much of this is the model; Figure 10',
+    where: { in: 'how-much-is-the-model', figure: 10 },
     note: 'each variant runs one seed at the omission study’s near-capacity load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
   },
   {
     id: 'sensitivity.range.omission.max_x',
     published: 63,
     unit: '×',
-    where: 'How much of this is the model; Figure 10',
+    where: { in: 'how-much-is-the-model', figure: 10 },
     note: 'each variant runs one seed at the omission study’s near-capacity load, where the due-clock p99 depends on the draws; even our baseline ratio falls below the article’s range, because our due-clock p99 at that load is lower (see the omission rows)',
   },
   {
     id: 'sensitivity.range.printed_p99_change.min_pct',
     published: -12,
     unit: '%',
-    where: 'How much of this is the model; Figure 10',
+    where: { in: 'how-much-is-the-model', figure: 10 },
     note: `${PRINTED}; the largest fall is the smallest change`,
   },
-  { id: 'sensitivity.range.printed_p99_change.max_pct', published: -5, unit: '%', where: 'How much of this is the model; Figure 10', note: PRINTED },
-  { id: 'sensitivity.range.definitions_spread.min_x', published: 1.8, unit: '×', where: 'How much of this is the model; Figure 10' },
-  { id: 'sensitivity.range.definitions_spread.max_x', published: 2.2, unit: '×', where: 'How much of this is the model; Figure 10' },
-  { id: 'sensitivity.budget_2048.metronome_x', published: 2.0, digits: 1, unit: '×', where: 'How much of this is the model; Figure 10' },
-  { id: 'sensitivity.budget_16384.metronome_x', published: 14.7, unit: '×', where: 'How much of this is the model; Figure 10' },
+  { id: 'sensitivity.range.printed_p99_change.max_pct', published: -5, unit: '%', where: { in: 'how-much-is-the-model', figure: 10 }, note: PRINTED },
+  { id: 'sensitivity.range.definitions_spread.min_x', published: 1.8, unit: '×', where: { in: 'how-much-is-the-model', figure: 10 } },
+  { id: 'sensitivity.range.definitions_spread.max_x', published: 2.2, unit: '×', where: { in: 'how-much-is-the-model', figure: 10 } },
+  { id: 'sensitivity.budget_2048.metronome_x', published: 2.0, digits: 1, unit: '×', where: { in: 'how-much-is-the-model', figure: 10 } },
+  { id: 'sensitivity.budget_16384.metronome_x', published: 14.7, unit: '×', where: { in: 'how-much-is-the-model', figure: 10 } },
 
   // ---- §14 tokens (Figure 11)
-  { id: 'tokens.per_kchar.llama3.english_docs', published: 217.9, unit: 'tok/kchar', where: 'What a token is; Figure 11', note: BUN_DOCS },
-  { id: 'tokens.per_kchar.llama2.english_docs', published: 258.0, digits: 1, unit: 'tok/kchar', where: 'What a token is; Figure 11', note: BUN_DOCS },
-  { id: 'tokens.llama3_fewer_than_llama2.english_docs_pct', published: 15.6, unit: '%', where: 'What a token is', note: BUN_DOCS },
-  { id: 'tokens.ratio.llama2_over_llama3.python_asyncio_x', published: 1.31, unit: '×', where: 'What a token is' },
-  { id: 'tokens.ratio.gpt2_over_llama3.python_asyncio_x', published: 2.17, unit: '×', where: 'What a token is' },
-  { id: 'tokens.italian_extra.llama3_pct', published: 34, unit: '%', where: 'What a token is', note: ESSAY },
-  { id: 'tokens.italian_extra.gpt2_pct', published: 67, unit: '%', where: 'What a token is', note: ESSAY },
+  { id: 'tokens.per_kchar.llama3.english_docs', published: 217.9, unit: 'tok/kchar', where: { in: 'what-a-token-is', figure: 11 }, note: BUN_DOCS },
+  { id: 'tokens.per_kchar.llama2.english_docs', published: 258.0, digits: 1, unit: 'tok/kchar', where: { in: 'what-a-token-is', figure: 11 }, note: BUN_DOCS },
+  { id: 'tokens.llama3_fewer_than_llama2.english_docs_pct', published: 15.6, unit: '%', where: { in: 'what-a-token-is' }, note: BUN_DOCS },
+  { id: 'tokens.ratio.llama2_over_llama3.python_asyncio_x', published: 1.31, unit: '×', where: { in: 'what-a-token-is' } },
+  { id: 'tokens.ratio.gpt2_over_llama3.python_asyncio_x', published: 2.17, unit: '×', where: { in: 'what-a-token-is' } },
+  { id: 'tokens.italian_extra.llama3_pct', published: 34, unit: '%', where: { in: 'what-a-token-is' }, note: ESSAY },
+  { id: 'tokens.italian_extra.gpt2_pct', published: 67, unit: '%', where: { in: 'what-a-token-is' }, note: ESSAY },
   {
     id: 'tokens.italian_extra.gemma3_pct',
     published: 9,
     unit: '%',
-    where: 'What a token is',
+    where: { in: 'what-a-token-is' },
     note: `Gemma 3’s vocabulary stands in for the Gemma 4 one the article measured, and ${ESSAY.replace(/^our/, 'the text is our')}`,
   },
   {
     id: 'tokens.italian_extra.min_pct',
     published: 8,
     unit: '%',
-    where: 'What a token is; Figure 11',
+    where: { in: 'what-a-token-is', figure: 11 },
     note: `the smallest effect here is Gemma 3’s, standing in for Gemma 4; and ${ESSAY.replace(/^our/, 'the text is our')}`,
   },
-  { id: 'tokens.italian_extra.max_pct', published: 67, unit: '%', where: 'What a token is; Figure 11', note: ESSAY },
+  { id: 'tokens.italian_extra.max_pct', published: 67, unit: '%', where: { in: 'what-a-token-is', figure: 11 }, note: ESSAY },
   {
     id: 'tokens.llmperf_inflation.english_docs_pct',
     published: 18.4,
     unit: '%',
-    where: 'What a token is; Where the clock starts',
+    where: { in: 'what-a-token-is', also: 'where-the-clock-starts' },
     note: `${BUN_DOCS}. The same factor feeds the LLMPerf speed in the definitions figure`,
   },
-  { id: 'tokens.llmperf_inflation.python_asyncio_pct', published: 31, unit: '%', where: 'What a token is' },
+  { id: 'tokens.llmperf_inflation.python_asyncio_pct', published: 31, unit: '%', where: { in: 'what-a-token-is' } },
 
   // ---- §15 small derivations
-  { id: 'derivations.moe.coverage.b32_pct', published: 63.8, unit: '%', where: 'What the prompt is' },
-  { id: 'derivations.moe.coverage.b128_pct', published: 98.3, unit: '%', where: 'What the prompt is' },
-  { id: 'derivations.roofline.weights_gb', published: 15.0, digits: 1, unit: 'GB', where: 'Two checks anyone can run; Figure 12' },
-  { id: 'derivations.roofline.batch1_bound_tok_per_s', published: 223, unit: 'tok/s', where: 'Two checks anyone can run; Figure 12' },
-  { id: 'derivations.roofline.knee_tokens', published: 295, unit: 'tokens/step', where: 'Two checks anyone can run' },
-  { id: 'derivations.roofline.envelope_context_tokens', published: 1380, unit: 'tokens', where: 'Two checks anyone can run; Figure 12' },
+  { id: 'derivations.moe.coverage.b32_pct', published: 63.8, unit: '%', where: { in: 'what-the-prompt-is' } },
+  { id: 'derivations.moe.coverage.b128_pct', published: 98.3, unit: '%', where: { in: 'what-the-prompt-is' } },
+  { id: 'derivations.roofline.weights_gb', published: 15.0, digits: 1, unit: 'GB', where: { in: 'two-checks', figure: 12 } },
+  { id: 'derivations.roofline.batch1_bound_tok_per_s', published: 223, unit: 'tok/s', where: { in: 'two-checks', figure: 12 } },
+  { id: 'derivations.roofline.knee_tokens', published: 295, unit: 'tokens/step', where: { in: 'two-checks' } },
+  { id: 'derivations.roofline.envelope_context_tokens', published: 1380, unit: 'tokens', where: { in: 'two-checks', figure: 12 } },
 ];

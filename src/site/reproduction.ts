@@ -5,7 +5,7 @@
  */
 import type { Published } from './published.ts';
 import type { SiteNumber } from './data.ts';
-import type { ArticleSection } from './sections.ts';
+import { heading } from '../outline.ts';
 
 /** A relative difference above this is marked as far off. */
 export const FAR_OFF = 0.1;
@@ -91,21 +91,8 @@ export function bandCounts(rows: ReproRow[]): Record<Band, number> {
   return c;
 }
 
-/**
- * The article section (anchor on the article page) where a published number
- * is used: the first part of `where` (split on ';') that names a section or
- * subsection title, else the section that holds the number's experiment
- * (the id's first part). Null when neither resolves.
- */
-export function sectionOf(p: Published, sections: ArticleSection[]): { id: string; title: string } | null {
-  const norm = (s: string) => s.trim().toLowerCase();
-  for (const part of p.where.split(';').map(norm)) {
-    for (const s of sections) {
-      for (const sub of s.sub ?? []) if (norm(sub.title) === part) return { id: sub.id, title: sub.title };
-      if (norm(s.title) === part) return { id: s.slug, title: s.title };
-    }
-  }
-  const experiment = p.id.split('.')[0]!;
-  const s = sections.find((x) => x.experiments.includes(experiment));
-  return s ? { id: s.slug, title: s.title } : null;
+/** The heading of our article page where a published number is used (anchor and our title). */
+export function sectionOf(p: Published): { id: string; title: string } {
+  const h = heading(p.where.in);
+  return { id: h.id, title: h.title };
 }

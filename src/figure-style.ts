@@ -1,0 +1,39 @@
+/**
+ * The figures' frame and palette, shared by the figure modules
+ * (experiments/figures/), the pipeline's renderer (its default width), the
+ * explorer's charts, and — asserted equal by test/figures.test.ts — the
+ * site's CSS custom properties (`--oi-*` in src/styles/site.css).
+ *
+ * The palette is Okabe and Ito's, chosen because every pair stays apart under
+ * the common colour-vision deficiencies. Hex strings are written exactly as the
+ * committed SVGs carry them, so a figure's bytes do not depend on this module.
+ */
+
+/** Width of a figure in CSS pixels; the renderer uses it when a figure sets none. */
+export const FIGURE_WIDTH = 720;
+/** Width of a figure with facets or a long key that needs more room. */
+export const WIDE_FIGURE_WIDTH = 760;
+
+export const PALETTE = {
+  black: '#000000',
+  orange: '#E69F00',
+  sky: '#56B4E9',
+  green: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermillion: '#D55E00',
+  purple: '#CC79A7',
+} as const;
+
+/** Neutral tones for what is not a data series: de-emphasised points, key text, an eighth series. */
+export const NEUTRAL = {
+  grey: '#9a9aa5',
+  mid: '#7f7f7f',
+  text: '#333',
+} as const;
+
+/** Two shades of one hue for a two-way split that is not a comparison of series (Figure 11: named in the article or not). */
+export const SHADES = {
+  strong: '#3b6ea5',
+  pale: '#a9c1da',
+} as const;

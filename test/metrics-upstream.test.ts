@@ -1,0 +1,194 @@
+/**
+ * Each tool's own result on a small hand-made record, computed by hand from
+ * the tool's rule as its code states it. Every case cites the upstream file
+ * (repository @ commit, function, line where the file was read whole) whose
+ * rule the expected value follows.
+ */
+import { describe, expect, it } from 'vitest';
+import type { BenchmarkRun, RequestRecord } from '../src/metrics/records.ts';
+import * as M from '../src/metrics/index.ts';
+import { simulate, defaultServerConfig, fixedLengths } from '../src/sim/index.ts';
+
+function rec(p: Partial<RequestRecord> & { chunkTimes: number[] }): RequestRecord {
+  return {
+    dueT: p.dueT ?? 0,
+    sendT: p.sendT ?? p.dueT ?? 0,
+    chunkTimes: p.chunkTimes,
+    chunkTokens: p.chunkTokens ?? null,
+    firstT: p.chunkTimes[0] ?? null,
+    finishT: p.finishT ?? p.chunkTimes[p.chunkTimes.length - 1],
+    inputTokens: p.inputTokens ?? 100,
+    outputTokens: p.outputTokens !== undefined ? p.outputTokens : p.chunkTimes.length,
+    ok: true,
+    preemptions: 0,
+  };
+}
+
+const run = (records: RequestRecord[], extra: Partial<BenchmarkRun> = {}): BenchmarkRun => ({
+  records, source: 'test', maxConcurrency: null, requestRate: null, startT: 0, endT: 2, ...extra,
+});
+
+// mlcommons/inference @ b66003e10e2d (LoadGen 6.0.17): loadgen/loadgen.cc, loadgen/results.cc, loadgen/logging.cc
+describe('MLPerf LoadGen, as loadgen.cc / results.cc / logging.cc compute it', () => {
+  // X is issued first and finishes last; Y is the last query issued and finishes before X
+  const X = rec({ dueT: 0, chunkTimes: [0.1, 2.0], outputTokens: 2 });
+  const Y = rec({ dueT: 0.5, chunkTimes: [0.6, 1.0], outputTokens: 2 });
+
+  it('throughput ends at the last ISSUED query\u2019s completion (loadgen.cc 533, 580–581; results.cc 761–762, 816–817)', () => {
+    // final_query = queries[queries_issued − 1] = Y; final_query_all_samples_done_time = 1.0 − 0
+    // qps_as_completed = (2 − 1) / 1.0; tps_as_completed = (2 + 2) / 1.0 — not over the 2.0 s makespan
+    for (const order of [[X, Y], [Y, X]]) {
+      const m = M.mlperfMetrics(run(order));
+      expect(m.finalQueryAllSamplesDoneS).toBe(1.0);
+      expect(m.completedSamplesPerSec).toBe(1);
+      expect(m.completedTokensPerSec).toBe(4);
+    }
+  });
+
+  it('the clock starts at query 0\u2019s scheduled time (loadgen.cc 337/398: scheduled_delta 0; issue_query_controller.cc 172, 296)', () => {
+    const m = M.mlperfMetrics(run([{ ...X, dueT: 0.25, sendT: 0.25 }, Y]));
+    expect(m.finalQueryAllSamplesDoneS).toBeCloseTo(0.75, 12); // 1.0 − 0.25
+    expect(m.completedSamplesPerSec).toBeCloseTo(1 / 0.75, 12);
+  });
+
+  it('means are int64 divisions Σ/sample_count, truncated toward zero (results.cc 32, 99, 104)', () => {
+    const P = rec({ chunkTimes: [0.2, 0.5], outputTokens: 2 });
+    const Q = rec({ chunkTimes: [0.200000001, 0.5], finishT: 0.500000002, outputTokens: 2 });
+    const m = M.mlperfMetrics(run([P, Q]));
+    expect(m.latency.meanNs).toBe(500_000_001); // (500000000 + 500000002) / 2
+    expect(m.firstTokenLatency.meanNs).toBe(200_000_000); // 400000001 / 2 = 200000000.5 → 200000000
+    expect(m.timePerOutputToken.meanNs).toBe(300_000_000); // (300000000 + 300000001) / 2 → 300000000
+    // the per-user speed follows result_time_to_output_token_mean
+    const row = M.perUserSpeeds(run([P, Q]), { llama2Inflation: null }).find((r) => r.tool === 'mlperf')!;
+    expect(row.tokPerS).toBe(1e9 / 300_000_000);
+    // C++ truncates toward zero: −3 / 2 = −1, not ⌊−1.5⌋ = −2
+    expect(M.mlperfIntegerMean([-3, 0])).toBe(-1);
+    // exact past 2^53 (a long run's latency sum): (3·2^53 + 6) / 3 = 2^53 + 2; a float sum rounds it to 2^53
+    expect(M.mlperfIntegerMean([2 ** 53, 2 ** 53 + 2, 2 ** 53 + 4])).toBe(2 ** 53 + 2);
+  });
+
+  it('a one-token answer: error logged, n_tokens kept as 0, negative TPOT averaged over all samples (logging.cc 450–454, 474–476; results.cc 89–104)', () => {
+    // A: scheduled 0, first token 0.2, done 0.65, 4 tokens → TPOT (650 − 200) ms / 3 = 150 ms
+    const A = rec({ chunkTimes: [0.2, 0.3, 0.5, 0.6], finishT: 0.65 });
+    // B: scheduled 0, one token at 0.4, done 0.45 → n_tokens 1 → error, kept as 0 → TPOT (450 − 400) ms / (0 − 1) = −50 ms
+    const B = rec({ sendT: 0.1, chunkTimes: [0.4], finishT: 0.45, outputTokens: 1 });
+    expect(M.mlperfTpotNs(B).value).toBe(-50_000_000);
+    expect(M.mlperfSampleTokens(B)).toEqual({ nTokens: 0, error: 'Number of tokens need to be greater than 1' });
+    const m = M.mlperfMetrics(run([A, B]), { targets: { ttftS: 2, tpotS: 0.1 } });
+    expect(m.timePerOutputToken.n).toBe(2);
+    expect(m.timePerOutputToken.meanNs).toBe(50_000_000); // (150 − 50) ms / 2 samples
+    expect(m.timePerOutputToken.percentilesNs['50']).toBe(150_000_000); // sorted [−50, 150] ms, index ⌊2·0.5⌋ = 1
+    expect(m.tokenCount).toBe(4); // B's token is not in token_count
+    // final query = B (same schedule, later index), done at 0.45 s
+    expect(m.completedTokensPerSec).toBeCloseTo(4 / 0.45, 12);
+    expect(m.completedSamplesPerSec).toBeCloseTo(1 / 0.45, 12);
+    // the run is erroneous the way LoadGen says it: num_errors, "1 ERROR encountered"
+    expect(m.numErrors).toBe(1);
+    expect(m.errors).toEqual(['1 × Number of tokens need to be greater than 1']);
+    // early stopping sees every sample (queries_issued = 2), the 150 ms one over the 100 ms target
+    expect(m.earlyStopping!.tpot.queriesIssued).toBe(2);
+    expect(m.earlyStopping!.tpot.overTarget).toBe(1);
+    const row = M.perUserSpeeds(run([A, B]), { llama2Inflation: null }).find((r) => r.tool === 'mlperf')!;
+    expect(row.tokPerS).toBe(20); // 1e9 / 50e6, what LoadGen's mean implies
+    expect(row.flag).toMatch(/1 error\(s\).*greater than 1/);
+  });
+
+  it('zero tokens: its own error, TPOT −(latency − first-token latency) (logging.cc 442–445)', () => {
+    const Z = rec({ chunkTimes: [0.2, 0.3, 0.5, 0.6], finishT: 0.65, outputTokens: 0 });
+    expect(M.mlperfTpotNs(Z).value).toBe(-450_000_000);
+    expect(M.mlperfMetrics(run([Z])).errors).toEqual(['1 × n_tokens argument missing or attempted to record 0 as number of tokens']);
+  });
+
+  it('a clean run has no errors and no flag', () => {
+    const m = M.mlperfMetrics(run([X, Y]));
+    expect(m.numErrors).toBe(0);
+    expect(M.perUserSpeeds(run([X, Y]), { llama2Inflation: null }).find((r) => r.tool === 'mlperf')!.flag).toBeUndefined();
+  });
+});
+
+// ai-dynamo/aiperf @ 58dd5dea729c: src/aiperf/metrics/types/inter_token_latency_metric.py, _decode_token_count
+describe('AIPerf inter_token_latency with --per-chunk-usage', () => {
+  // latency 0.6 s, TTFT 0.2 s, OSL 4
+  const at = [0.2, 0.4, 0.6];
+  it('a first chunk reporting 0 tokens is inconsistent → OSL − 1', () => {
+    const R = rec({ chunkTimes: at, chunkTokens: [0, 2, 2], outputTokens: 4 });
+    expect(M.aiperfItl(R, { perChunkUsage: true }).value).toBeCloseTo(0.4 / 3, 12); // not 0.4 / 4 = 0.1
+  });
+  it('a first chunk holding every token leaves < 1 decode token → OSL − 1', () => {
+    const R = rec({ chunkTimes: at, chunkTokens: [4, 0, 0], outputTokens: 4 });
+    expect(M.aiperfItl(R, { perChunkUsage: true }).value).toBeCloseTo(0.4 / 3, 12);
+  });
+  it('a consistent count is subtracted: OSL − first-chunk tokens', () => {
+    const R = rec({ chunkTimes: at, chunkTokens: [2, 1, 1], outputTokens: 4 });
+    expect(M.aiperfItl(R, { perChunkUsage: true }).value).toBeCloseTo(0.4 / 2, 12);
+    expect(M.aiperfItl(R).value).toBeCloseTo(0.4 / 3, 12); // without the flag AIPerf never sees the count
+  });
+});
+
+// vllm-project/vllm @ 009e6d4a1cd6: vllm/benchmarks/serve.py
+describe('vLLM bench serve', () => {
+  it('usage.completion_tokens == 0 is treated as missing: the generated text is counted (calculate_metrics, `if not output_len:`)', () => {
+    const V = rec({ chunkTimes: [0.2, 0.3, 0.5, 0.6], outputTokens: 0 });
+    expect(M.vllmOutputTokens(V)).toBe(4);
+    expect(M.vllmTpot(V).value).toBeCloseTo(0.4 / 3, 12);
+    expect(M.vllmMetrics(run([V])).outputThroughput).toBe(2); // 4 tokens / D = 2 s
+    expect(M.vllmOutputTokens(rec({ chunkTimes: [0.2, 0.3, 0.5], chunkTokens: [2, 1, 1], outputTokens: 0 }))).toBe(4);
+    expect(M.vllmOutputTokens(rec({ chunkTimes: [0.2, 0.3], outputTokens: 7 }))).toBe(7); // a non-zero usage count wins
+  });
+
+  it('client_queue_time exists only with --max-concurrency (benchmark: `if max_concurrency is not None`)', () => {
+    const B = rec({ dueT: 0, sendT: 0.1, chunkTimes: [0.4] });
+    const open = M.vllmMetrics(run([B], { requestRate: 5 }));
+    expect(open.clientQueueTime.n).toBe(0);
+    expect(open.clientQueueTime.mean).toBeNull();
+    expect(open.clientQueueTime.excluded).toMatch(/1 × vLLM reports client_queue_time only with --max-concurrency/);
+    const capped = M.vllmMetrics(run([B], { requestRate: 5, maxConcurrency: 2 }));
+    expect(capped.clientQueueTime.mean).toBeCloseTo(100, 9);
+    expect(capped.e2elIncludingClientQueue.mean).toBeCloseTo(400, 9); // 0.3 s latency + 0.1 s queue
+  });
+});
+
+// sgl-project/sglang @ 00f9ec472ffe: python/sglang/benchmark/serving.py, async_request_sglang_generate
+describe('SGLang native backend', () => {
+  it('a chunk with 0 new tokens is skipped; the next gap runs from the last token chunk (`if num_new_tokens == 0: continue`)', () => {
+    // chunks at .5 .6 .7 .8 .9 carrying 3 2 1 0 2 tokens:
+    // .6: .1/2 ×2; .7: .1/1; .8: skipped; .9: (.9 − .7)/2 ×2
+    const S = rec({ chunkTimes: [0.5, 0.6, 0.7, 0.8, 0.9], chunkTokens: [3, 2, 1, 0, 2] });
+    expect(M.sglangItls(S, 'sglang').map((x) => +x.toFixed(12))).toEqual([0.05, 0.05, 0.1, 0.1, 0.1]);
+    expect(M.sglangItls(S, 'openai').map((x) => +x.toFixed(12))).toEqual([0.1, 0.1, 0.1, 0.1]); // one gap per content chunk
+  });
+});
+
+describe('where each tool\u2019s run clock starts for throughput', () => {
+  // the schedule starts at 0; requests are due (and sent) at 0.25 and 0.75
+  const E = rec({ dueT: 0.25, chunkTimes: [0.5, 1.2], finishT: 1.25 });
+  const F = rec({ dueT: 0.75, chunkTimes: [1.0, 1.9], finishT: 2.0 });
+  const r = run([E, F], { originT: 0, startT: 0.25, endT: 2.0, requestRate: 2 });
+
+  it('vLLM: before the first arrival, at the schedule\u2019s origin (serve.py @009e6d4a1cd6: benchmark_start_time, then get_request sleeps delay_ts[0])', () => {
+    expect(M.vllmDuration(r)).toBe(2.0);
+    expect(M.vllmMetrics(r).requestThroughput).toBe(1); // 2 requests / 2.0 s
+    expect(M.vllmDuration({ ...r, originT: null })).toBe(1.75); // an imported file's own start when the origin is unknown
+  });
+  it('SGLang and InferenceX: at the first arrival (get_request yields the first request before any sleep)', () => {
+    // sglang serving.py @00f9ec472ffe get_request; InferenceX infx/bench_serving/benchmark_serving.py get_request
+    expect(M.sglangDuration(r)).toBe(1.75);
+    expect(M.sglangMetrics(r).requestThroughput).toBeCloseTo(2 / 1.75, 12);
+    expect(M.inferencexDuration(r)).toBe(1.75);
+  });
+  it('AIPerf: first request sent → last response (benchmark_duration_metric.py: max response − min request)', () => {
+    expect(M.aiperfDuration(r)).toBeCloseTo(1.9 - 0.25, 12);
+  });
+  it('LoadGen: the first query\u2019s scheduled time → the last issued query\u2019s completion', () => {
+    expect(M.mlperfMetrics(r).finalQueryAllSamplesDoneS).toBe(1.75);
+  });
+  it('a simulated run knows its schedule\u2019s origin: t = 0', () => {
+    const times = [0.5, 1.0, 1.5];
+    const res = simulate(defaultServerConfig(), { isl: fixedLengths(3, 128), osl: fixedLengths(3, 8) }, { kind: 'open', times }, { recordTokens: true });
+    const sim = M.fromSimResult(res, { client: { kind: 'open', times } as never, requestRate: 2 });
+    expect(sim.originT).toBe(0);
+    expect(sim.startT).toBe(0.5);
+    expect(M.vllmDuration(sim)).toBe(sim.endT);
+    expect(M.sglangDuration(sim)).toBe(sim.endT - 0.5);
+  });
+});
