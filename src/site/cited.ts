@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLAIMS, type Claim } from './claims.ts';
+import { CLAIMS, type Claim } from './claims/index.ts';
 import { PUBLISHED, type Published } from './published.ts';
 
 const NUM_TAG = /<Num\s[^>]*?\bid="([^"]+)"/g;
