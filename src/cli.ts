@@ -17,13 +17,15 @@ import { register as check } from './commands/check.ts';
 import { register as run } from './commands/run.ts';
 import { register as cache } from './commands/cache.ts';
 import { register as claims } from './commands/claims.ts';
+import { register as diff } from './commands/diff.ts';
+import { register as snapshot } from './commands/snapshot.ts';
 
 export function buildProgram(): Command {
   const program = new Command('stopwatches')
     .description('LLM Inference Benchmarks: Seven Stopwatches, One Server')
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [simulate, metrics, check, run, claims, cache]) register(program);
+  for (const register of [simulate, metrics, check, run, claims, diff, snapshot, cache]) register(program);
   return program;
 }
 

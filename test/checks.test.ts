@@ -14,7 +14,7 @@ import { about, above, atLeast, atMost, below, between, every, greater, kOfN, le
 import { evaluateAll, evaluateClaim, failureLine, fillText, serializeClaims, type NumberEntry } from '../src/checks/evaluate.ts';
 import { SECTION_CHECKS, UNKNOWN_SECTIONS, registryProblems } from '../src/checks/registry.ts';
 import { claimChangesFromNumbers, claimChangesLine, claimsReport, compareClaims } from '../src/checks/diff.ts';
-import { loadDir } from '../src/pipeline/diff.ts';
+import { loadDir } from '../src/pipeline/diff/sides.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SNAPSHOT = JSON.parse(readFileSync(join(ROOT, 'test/snapshots/numbers.json'), 'utf8')) as Record<string, NumberEntry>;

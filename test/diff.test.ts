@@ -1,27 +1,34 @@
 /**
- * `npm run diff`: a scratch baseline/current pair (numbers.json, figures, data)
- * with one number and one figure changed lists exactly those; an unchanged
- * build reports nothing; a missing or corrupt baseline is one clear line and
- * exit 2; a git revision is read without a checkout; and end to end, a changed
- * constant in a scratch project run by the real pipeline lists exactly the
- * numbers and the figure that depend on it.
+ * `stopwatches diff`: a scratch baseline/current pair (numbers.json, figures,
+ * data) with one number and one figure changed lists exactly those, in a
+ * self-contained HTML report; an unchanged build reports nothing; a missing or
+ * corrupt baseline is one clear line and exit 2; a git revision is read
+ * without a checkout; and end to end, a changed constant in a scratch git
+ * project run by the real pipeline lists exactly the numbers and the figure
+ * that depend on it, with the constant named as the reason.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pngjs from 'pngjs';
 import { UserError } from '../src/errors.ts';
-import { compareData, compareNumbers, computeDiff, dataRows, fmtRel, hasChanges, loadDir, numberLine, parseArgs, runDiff, summaryLines } from '../src/pipeline/diff.ts';
+import { compareData, dataRows } from '../src/pipeline/diff/data.ts';
+import { fmtRel, numberLine, summaryLines } from '../src/pipeline/diff/format.ts';
+import { runDiff } from '../src/pipeline/diff/index.ts';
+import { compareNumbers, EMPTY_CONTEXT, type NumberContext } from '../src/pipeline/diff/numbers.ts';
+import { computeDiff, hasChanges } from '../src/pipeline/diff/result.ts';
+import { loadDir } from '../src/pipeline/diff/sides.ts';
+import { describeInput, valueChanges } from '../src/pipeline/diff/why.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
-import type { Published } from '../src/site/published.ts';
+import { toUnit } from '../src/site/reproduction.ts';
 import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
 
 const { PNG } = pngjs;
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const DIFF_TS = join(REPO, 'src', 'pipeline', 'diff.ts');
+const CLI = join(REPO, 'bin', 'stopwatches.mjs');
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -84,7 +91,8 @@ const currentBuild = (): Build => {
   };
 };
 
-const PUB = new Map<string, Published>([['a.x_ms', { id: 'a.x_ms', published: 0.01, unit: 's', where: { in: 'intro' } }]]);
+/** a.x_ms has a published value (0.01 s) and is cited; the others are internal. */
+const CTX: NumberContext = { ...EMPTY_CONTEXT, published: new Map([['a.x_ms', { value: 0.01, unit: 's' }]]), toUnit, cited: new Map([['a.x_ms', ['article: test']]]) };
 
 /** A scratch project root: test/snapshots (baseline) and src/generated (current). */
 function scratch(base: Build, cur: Build): string {
@@ -96,7 +104,7 @@ function scratch(base: Build, cur: Build): string {
 
 function diffIn(root: string, extra: Partial<Parameters<typeof runDiff>[0]> = {}) {
   const lines: string[] = [];
-  const out = runDiff({ root, published: PUB, log: (l) => lines.push(l), ...extra });
+  const out = runDiff({ root, context: CTX, log: (l) => lines.push(l), ...extra });
   return { ...out, lines, html: readFileSync(out.report, 'utf8') };
 }
 
@@ -119,53 +127,81 @@ describe('npm run diff on a scratch pair', () => {
     expect(result.figures[0]!.data).toEqual([{ path: 'rows[1]', kind: 'changed', old: { k: 2, v: 3 }, new: { k: 2, v: 4 }, fields: ['v'] }]);
     expect(result.sameFigures).toBe(2);
 
-    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 1 new, 1 removed (of 3); figures 1 changed, 0 new, 0 removed');
+    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 1 new, 1 removed (of 3; 1 of them cited); figures 1 changed, 0 new, 0 removed');
     expect(lines).toContain('  published neighbourhood (±10%): 1 left, 0 entered');
-    expect(lines).toContain('    a.x_ms: 10.5 ms → 12 ms (+14.3%)  [LEFT ±10% of published 0.01 s]');
+    // The cited number comes before the internal ones.
+    const cited = lines.indexOf('  cited numbers that moved, largest first (1):');
+    expect(cited).toBeGreaterThan(0);
+    expect(lines[cited + 1]).toBe('    a.x_ms: 10.5 ms → 12 ms (+14.3%)  [LEFT ±10% of published 0.01 s]');
+    expect(lines.indexOf('  internal numbers that moved, largest first (2):')).toBeGreaterThan(cited);
     expect(lines).toContain('  figure a.one: changed, 3 px differ (1.5% of the image), 1 data row changed');
+    // Not a git repository: no commit to compare the inputs with, and it says so.
+    expect(lines).toContain("  a: inputs not compared: the baseline's commit is unknown (not a git repository, or a folder without source.json)");
     expect(lines.at(-1)).toBe('  report: dist/diff/index.html');
 
-    // The report: self-contained, relative links only, images beside it.
-    for (const f of ['a.one.old.png', 'a.one.new.png', 'a.one.diff.png', 'a.one.old.svg', 'a.one.new.svg']) expect(existsSync(join(root, 'dist/diff/figures', f))).toBe(true);
-    expect(existsSync(join(root, 'dist/diff/figures/a.two.old.png'))).toBe(false);
+    // The report: one self-contained file (figures inlined), no link leaves it.
+    expect(existsSync(join(root, 'dist/diff/figures'))).toBe(false);
     const links = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(0);
-    for (const l of links) expect(l).toMatch(/^(figures\/[\w.-]+|#[\w.-]+)$/);
+    for (const l of links) expect(l).toMatch(/^(#[\w.-]+|data:image\/png;base64,[A-Za-z0-9+/=]+)$/);
     expect(html).not.toMatch(/https?:|<script|<link/);
+    // Old, new and difference inline, in all four views of the changed figure.
+    const inlined = new Set(links.filter((l) => l.startsWith('data:')));
+    expect(inlined.has(`data:image/png;base64,${(currentBuild().figures['a.one.png'] as Buffer).toString('base64')}`)).toBe(true);
+    expect(inlined.has(`data:image/png;base64,${(baseBuild().figures['a.one.png'] as Buffer).toString('base64')}`)).toBe(true);
+    expect(inlined.size).toBe(3);
+    for (const view of ['side by side', 'slider', 'onion skin', 'difference']) expect(html).toContain(`>${view}</label>`);
     expect(html).toContain('<code>a.x_ms</code>');
     expect(html).toContain('LEFT ±10% of published 0.01 s');
     expect(html).toContain('3 of 200 pixels differ');
     expect(html).toContain('<b>v</b>: 3 → 4 (+33.3%)');
-    const diffImg = PNG.sync.read(readFileSync(join(root, 'dist/diff/figures/a.one.diff.png')));
-    expect([diffImg.width, diffImg.height]).toEqual([20, 10]);
     const json = JSON.parse(readFileSync(join(root, 'dist/diff/diff.json'), 'utf8'));
     expect(json.figures[0].key).toBe('a.one');
     expect(readFileSync(join(root, 'dist/diff/numbers.txt'), 'utf8').split('\n')[0]).toMatch(/^a\.x_ms: /);
+    // The current outputs travel with the report, for `stopwatches snapshot --from`.
+    expect(readFileSync(join(root, 'dist/diff/build/numbers.json'), 'utf8')).toBe(JSON.stringify(currentBuild().numbers));
+    expect(existsSync(join(root, 'dist/diff/build/figures/a.one.png'))).toBe(true);
+    expect(existsSync(join(root, 'dist/diff/build/data/a.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'dist/diff/build/source.json'), 'utf8'))).toEqual({ commit: null, dirty: false });
   });
 
   it('reports nothing for an unchanged build, and clears a stale report', () => {
     const root = scratch(baseBuild(), baseBuild());
     mkdirSync(join(root, 'dist', 'diff', 'figures'), { recursive: true });
     writeFileSync(join(root, 'dist/diff/figures/stale.png'), 'x');
-    const { result, lines, html } = diffIn(root);
+    const { result, lines, html, markdown } = diffIn(root);
     expect(hasChanges(result)).toBe(false);
     expect(result.numbers).toEqual([]);
     expect(result.figures).toEqual([]);
     expect(result.dataOnly).toEqual([]);
+    expect(result.experiments).toEqual([]);
     expect(lines).toEqual(['diff: no number or figure changed against test/snapshots (3 numbers, 3 figures)', '  report: dist/diff/index.html']);
     expect(html).toContain('No number or figure changed.');
+    expect(markdown).toContain('### Paper diff: nothing changed');
     expect(existsSync(join(root, 'dist/diff/figures/stale.png'))).toBe(false);
   });
 
   it('says when PNG sizes differ and still draws the difference', () => {
     const cur = baseBuild();
     cur.figures['b.three.png'] = png(8, 12);
+    cur.figures['b.three.svg'] = '<svg height="12"/>\n';
     const { result, lines, html } = diffIn(scratch(baseBuild(), cur));
     const f = result.figures.find((x) => x.key === 'b.three')!;
-    expect([f.oldSize, f.newSize, f.svgChanged, f.pngChanged]).toEqual([[8, 8], [8, 12], false, true]);
+    expect([f.oldSize, f.newSize, f.svgChanged, f.pngChanged, f.renderOnly]).toEqual([[8, 8], [8, 12], true, true, false]);
     expect(f.pixels).toBe(0); // the new rows are white, as is the padding
     expect(lines.some((l) => l.includes('figure b.three: changed') && l.includes('size 8×8 → 8×12'))).toBe(true);
     expect(html).toContain('The PNG sizes differ: 8×8 → 8×12 px');
+  });
+
+  it('a PNG that differs under an identical SVG is a rendering difference, not a change', () => {
+    const cur = baseBuild();
+    cur.figures['b.three.png'] = png(8, 8, [[2, 2]]);
+    const { result, lines, markdown } = diffIn(scratch(baseBuild(), cur));
+    expect(result.figures.map((f) => [f.key, f.renderOnly, f.pixels])).toEqual([['b.three', true, 1]]);
+    expect(hasChanges(result)).toBe(false);
+    expect(lines[0]).toMatch(/^diff: no number or figure changed/);
+    expect(lines).toContain('  rendered differently with identical SVG (not a change): b.three');
+    expect(markdown).toContain('rendered to different pixels from an identical SVG');
   });
 
   it('marks a value-same change (interval only), an entered neighbourhood, and a data-only change', () => {
@@ -191,7 +227,7 @@ describe('npm run diff on a scratch pair', () => {
     const { result, html } = diffIn(scratch(base, currentBuild()));
     expect(result.figures[0]!.data).toBeNull();
     expect(result.figures[0]!.dataNote).toContain('has no data snapshot');
-    expect(html).toContain('npm run snapshot');
+    expect(html).toContain('stopwatches snapshot');
   });
 });
 
@@ -212,11 +248,11 @@ describe('a missing or corrupt baseline', () => {
   it('names the file and the fix', () => {
     const root = scratch(baseBuild(), currentBuild());
     rmSync(join(root, 'test/snapshots/numbers.json'));
-    fails(root, /^diff: test\/snapshots\/numbers\.json does not exist; accept a baseline with `npm run snapshot`/);
+    fails(root, /^diff: test\/snapshots\/numbers\.json does not exist; accept a baseline with `stopwatches snapshot`/);
     writeFileSync(join(root, 'test/snapshots/numbers.json'), '{"a.x_ms": {"value": 1, ');
-    fails(root, /^diff: test\/snapshots\/numbers\.json is not valid JSON \(.*\); accept a baseline with `npm run snapshot`/);
+    fails(root, /^diff: test\/snapshots\/numbers\.json is not valid JSON \(.*\); accept a baseline with `stopwatches snapshot`/);
     writeFileSync(join(root, 'test/snapshots/numbers.json'), '[1, 2]');
-    fails(root, /is not a numbers file/);
+    fails(root, /^diff: test\/snapshots\/numbers\.json: .*expected record/);
     writeFileSync(join(root, 'test/snapshots/numbers.json'), JSON.stringify(baseBuild().numbers));
     writeFileSync(join(root, 'test/snapshots/figures/a.one.png'), 'not a png');
     fails(root, /^diff: test\/snapshots\/figures\/a\.one\.png is not a readable PNG \(.*\); fix or re-accept the baseline/);
@@ -232,24 +268,26 @@ describe('a missing or corrupt baseline', () => {
     fails(root, /^diff: src\/generated\/numbers\.json does not exist; build first: `npm run build`/);
   });
 
-  it('the command exits 2 with one line on stderr, 0 with changes', () => {
+  it('`stopwatches diff` exits 2 with one line on stderr, 0 with changes, and writes the Markdown', () => {
     const root = scratch(baseBuild(), currentBuild());
-    const run = () => spawnSync(join(REPO, 'node_modules', '.bin', 'tsx'), [DIFF_TS], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    const ok = run();
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'diff', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const ok = run('--md', 'out/summary.md', '--out', 'out/report', '--report-url', 'https://example.invalid/run/1');
+    expect(ok.stderr).toBe('');
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('diff against test/snapshots: numbers 1 changed');
+    expect(existsSync(join(root, 'out/report/index.html'))).toBe(true);
+    const md = readFileSync(join(root, 'out/summary.md'), 'utf8');
+    expect(md).toContain('Full report: the [`paper-diff` artifact](https://example.invalid/run/1) of the CI run.');
+    expect(md).toContain('| `a.one` | 1.5% (3 px) | 1 |');
+    const again = run('--md', 'out/again.md', '--out', 'out/report', '--report-url', 'https://example.invalid/run/1');
+    expect(again.status).toBe(0);
+    expect(readFileSync(join(root, 'out/again.md'), 'utf8')).toBe(md); // same input, same bytes
+    expect(run('a', 'b').status).toBe(2);
     rmSync(join(root, 'test/snapshots/numbers.json'));
     const bad = run();
     expect(bad.status).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^diff: test\/snapshots\/numbers\.json does not exist; /)]);
-  }, 30_000);
-
-  it('parses its arguments', () => {
-    expect(parseArgs([])).toEqual({ all: false });
-    expect(parseArgs(['HEAD~1', '--all'])).toEqual({ base: 'HEAD~1', all: true });
-    expect(() => parseArgs(['a', 'b'])).toThrow('one baseline only');
-    expect(() => parseArgs(['--bogus'])).toThrow('unknown option --bogus');
-  });
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^stopwatches: diff: test\/snapshots\/numbers\.json does not exist; /)]);
+  }, 60_000);
 });
 
 describe('against a git revision', () => {
@@ -269,7 +307,17 @@ describe('against a git revision', () => {
     expect(result.figures[0]!.pixels).toBe(3);
     expect(result.figures[0]!.data?.map((r) => r.path)).toEqual(['rows[1]']);
     expect(lines[0]).toMatch(/^diff against git [0-9a-f]{7} \(HEAD\): numbers 1 changed/);
+    expect(result.baseCommit).toBe(git('rev-parse', 'HEAD').trim());
     expect(git('status', '--porcelain', 'test/snapshots')).not.toBe('');
+  });
+});
+
+describe('boundaries', () => {
+  it('src/pipeline reads nothing of src/site: the diff command hands the site\'s knowledge in', () => {
+    const dir = join(REPO, 'src', 'pipeline');
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.(ts|mjs)$/.test(f));
+    expect(files).toContain(join('diff', 'numbers.ts'));
+    for (const f of files) expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/from '(\.\.\/)+site\/|import\('(\.\.\/)+site\//);
   });
 });
 
@@ -293,6 +341,32 @@ describe('helpers', () => {
     ]);
   });
 
+  it('names the literals a changed line assigns, with both values', () => {
+    const diff = [
+      '@@ -70 +70 @@',
+      "-const stepOverheadS = c(0.001, 's', 'vLLM step overhead', 'D');",
+      "+const stepOverheadS = c(0.0012, 's', 'vLLM step overhead', 'D');",
+      '@@ -12,2 +12,2 @@',
+      '-  runs: { slots: [1, 4, 16], seed: 1, label: "a" },',
+      '-  // a comment',
+      '+  runs: { slots: [1, 4, 16, 64], seed: 2, label: "a" },',
+      '+  // another comment',
+      '@@ -40 +40 @@',
+      '-  if (x == 3) return y;',
+      '+  if (x == 4) return y;',
+    ].join('\n');
+    expect(valueChanges(diff)).toEqual({
+      values: [
+        { name: 'stepOverheadS', old: '0.001', new: '0.0012' },
+        { name: 'slots', old: '[1, 4, 16]', new: '[1, 4, 16, 64]' },
+        { name: 'seed', old: '1', new: '2' },
+      ],
+      lines: 4,
+    });
+    expect(describeInput({ path: 'src/sim/constants.ts', kind: 'changed', values: valueChanges(diff).values.slice(0, 1), lines: 1 })).toBe('src/sim/constants.ts changed (stepOverheadS 0.001 → 0.0012)');
+    expect(describeInput({ path: 'src/sim/engine.ts', kind: 'changed', values: [], lines: 3 })).toBe('src/sim/engine.ts changed (3 lines)');
+  });
+
   it('formats relative changes', () => {
     expect([fmtRel(0), fmtRel(0.1234), fmtRel(-0.5), fmtRel(2.5), fmtRel(0.00001), fmtRel(Infinity)]).toEqual(['0%', '+12.3%', '-50.0%', '+250%', '+0.0010%', '+∞ (from 0)']);
   });
@@ -300,8 +374,8 @@ describe('helpers', () => {
   it('loads a folder baseline and summarizes a computed diff', () => {
     const a = loadDir(writeBuild(tmp(), baseBuild()), 'A', 'fix');
     const b = loadDir(writeBuild(tmp(), currentBuild()), 'B', 'fix');
-    const r = computeDiff(a, b, PUB);
-    expect(summaryLines(r, null)[0]).toBe('diff against A: numbers 1 changed, 1 new, 1 removed (of 3); figures 1 changed, 0 new, 0 removed');
+    const r = computeDiff(a, b, CTX);
+    expect(summaryLines(r, null)[0]).toBe('diff against A: numbers 1 changed, 1 new, 1 removed (of 3; 1 of them cited); figures 1 changed, 0 new, 0 removed');
   });
 });
 
@@ -309,10 +383,15 @@ describe('end to end: one constant changed in a scratch project', () => {
   let r: TempRoot | undefined;
   afterEach(() => r?.cleanup());
 
-  it('lists exactly the numbers and the figure that depend on it', async () => {
+  it('lists exactly the numbers and the figure that depend on it, and names the constant as the reason', async () => {
     r = tempRoot(['experiments/alpha.ts', 'experiments/beta.ts']);
     await r.run();
     acceptSnapshot({ root: r.root, env: {}, log: () => {} });
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: r!.root, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+    writeFileSync(join(r.root, '.gitignore'), 'node_modules\n.cache/\nsrc/generated/\ndist/\n');
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'baseline');
     expect(hasChanges(runDiff({ root: r.root, log: () => {} }).result)).toBe(false);
 
     r.edit('experiments/lib/alpha-only.ts', (t) => t.replace('SCALE_MS = 10', 'SCALE_MS = 12'));
@@ -326,7 +405,14 @@ describe('end to end: one constant changed in a scratch project', () => {
     expect(result.figures[0]!.pixels).toBeGreaterThan(0);
     expect(result.figures[0]!.data).toHaveLength(75); // every drawn point moved
     expect(result.figures[0]!.data!.every((d) => d.fields?.join() === 'ms')).toBe(true);
-    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3); figures 1 changed, 0 new, 0 removed');
+    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3; 0 of them cited); figures 1 changed, 0 new, 0 removed');
+    // Why: the committed snapshots belong to HEAD, and against HEAD one line of alpha's closure moved.
+    expect(result.experiments.map((e) => [e.id, e.inputs])).toEqual([
+      ['alpha', [{ path: 'experiments/lib/alpha-only.ts', kind: 'changed', values: [{ name: 'SCALE_MS', old: '10', new: '12' }], lines: 1 }]],
+    ]);
+    expect(lines).toContain('  alpha: experiments/lib/alpha-only.ts changed (SCALE_MS 10 → 12)');
+    // The same through a git revision as the baseline.
+    expect(runDiff({ root: r.root, base: 'HEAD', log: () => {} }).result.experiments[0]!.inputs![0]!.values).toEqual([{ name: 'SCALE_MS', old: '10', new: '12' }]);
   }, 60_000);
 });
 
@@ -336,9 +422,9 @@ describe('numbers over seeds in the diff', () => {
       value: 40, unit: 'ms', n: 576, interval: null, experiment: 'e', seeds: 20,
       spread: { min: 38, q1: 39, median: 40, q3, max: 59, ...(modes ? { modes: [{ min: 38, median: 39, max: 42, seeds: modes[0] }, { min: 51, median: 55, max: 59, seeds: modes[1] }] } : {}) },
     });
-    const rows = compareNumbers({ 'e.p99_ms': entry(52) as never }, { 'e.p99_ms': entry(53, [13, 7]) as never }, new Map());
+    const rows = compareNumbers({ 'e.p99_ms': entry(52) as never }, { 'e.p99_ms': entry(53, [13, 7]) as never });
     expect(rows).toHaveLength(1);
-    const line = numberLine(rows[0]!);
+    const line = numberLine(rows[0]!, 0.1);
     expect(line).toContain('unchanged');
     expect(line).toContain('spread over seeds 20 seeds 38–59 (q 39–52) → 20 seeds 38–59 (q 39–53), modes 13|7');
   });

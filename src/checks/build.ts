@@ -4,9 +4,9 @@
  * failed or interrupted build never leaves half a file). Runs after the
  * experiments and before the site is built; a claim that fails stops the build.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../pipeline/fsutil.ts';
+import { writeFileAtomic } from '../pipeline/fsutil.ts';
+import { readJson, SCHEMAS } from '../pipeline/outputs.ts';
 import { UserError } from '../errors.ts';
 import { evaluateAll, failureLine, serializeClaims, type ClaimsFile, type NumberEntry } from './evaluate.ts';
 import { SECTION_CHECKS, registryProblems } from './registry.ts';
@@ -19,21 +19,16 @@ export interface ClaimsBuild {
 }
 
 export function readNumbers(path: string): Record<string, NumberEntry> {
-  if (!existsSync(path)) throw new UserError(`${path} not found: run \`npx stopwatches run\` first, then check the claims`);
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, NumberEntry>;
-  } catch (e) {
-    throw new UserError(`${path} is not valid JSON (${(e as Error).message}); rerun \`npx stopwatches run\``);
-  }
+  return readJson(path, SCHEMAS.numbers, 'run `npx stopwatches run` first, then check the claims') as Record<string, NumberEntry>;
 }
 
 /** Evaluates the claims on `<dir>/numbers.json` and writes `<dir>/claims.json`. */
-export function checkClaims(dir: string): ClaimsBuild {
+export async function checkClaims(dir: string): Promise<ClaimsBuild> {
   const problems = registryProblems();
   if (problems.length) throw new UserError(`checked claims are malformed: ${problems.join('; ')}`);
   const file = evaluateAll(SECTION_CHECKS, readNumbers(join(dir, 'numbers.json')));
   const written = join(dir, 'claims.json');
-  writeFileAtomicSync(written, serializeClaims(file));
+  await writeFileAtomic(written, serializeClaims(file));
   const failures = file.claims.filter((c) => c.status === 'fails' || c.status === 'stale').map(failureLine);
   return { file, failures, written };
 }

@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .action(async (flags: { dir?: string }) => {
       const { checkClaims } = await import('../checks/build.ts');
       const { generatedDir } = await import('../site/data.ts');
-      const { file, failures, written } = checkClaims(flags.dir ?? generatedDir());
+      const { file, failures, written } = await checkClaims(flags.dir ?? generatedDir());
       const s = file.summary;
       process.stdout.write(
         `claims: ${s.checked} checked, ${s.hold} hold, ${s.contradicted} of the original article’s contradicted by this build, ${s.fail} fail → ${written}\n`,

@@ -141,6 +141,8 @@ export interface ExperimentIndexEntry {
   provenance: Provenance;
   /** Declared input files: root-relative path → sha256. */
   inputs: Record<string, string>;
+  /** The bundled import closure (root-relative path → sha256): what `stopwatches diff` compares with a baseline's commit to say why outputs moved. */
+  files: Record<string, string>;
   /** Full number ids, sorted. */
   numbers: string[];
   /** Figure keys, in display order. */
@@ -230,6 +232,7 @@ const experimentIndexSchema: z.ZodType<ExperimentIndex> = z.strictObject({
       clauses: clausesSchema,
       provenance: provenanceSchema,
       inputs: z.record(z.string(), z.string()),
+      files: z.record(z.string(), z.string()),
       numbers: z.array(z.string()),
       figures: z.array(z.string()),
       snapshot: z.strictObject({ status: z.enum(['match', 'differs', 'none']), numbers: z.number().int(), figures: z.number().int() }),

@@ -773,6 +773,7 @@ async function draw(run: Run, planned: Planned[], combined: Map<string, Combined
         clauses: def.clauses,
         provenance,
         inputs: p.inputs,
+        files: p.loaded.bundle.files,
         numbers: Object.keys(c.numbers).map((id) => `${def.id}.${id}`).sort(),
         figures: Object.keys(figures),
       },

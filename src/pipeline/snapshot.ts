@@ -1,13 +1,26 @@
 /**
- * `npm run snapshot`: accepts the current build as the new baseline. Copies
- * src/generated/numbers.json and every figure's SVG and PNG to test/snapshots/,
- * removes snapshots of figures that no longer exist, and says what changed.
+ * `stopwatches snapshot [--from DIR]`: accepts a build as the new baseline.
+ * Copies numbers.json, every figure's SVG and PNG and the combined data to
+ * test/snapshots/, removes snapshots of figures and data that no longer
+ * exist, and says what changed.
+ *
+ * The build is src/generated/ by default, or with `from` the `build/` folder
+ * of a CI artifact (`stopwatches diff` writes it into its report), so a
+ * contributor whose machine renders differently accepts CI's outputs without
+ * rebuilding. An artifact is accepted only for the commit checked out here,
+ * and only when every file in it reads back (numbers, data, PNGs): it is
+ * checked whole before anything is copied.
+ *
  * Refuses to run under CI: a baseline is a reviewed decision, not a side effect.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
+import pngjs from 'pngjs';
 import { UserError } from '../errors.ts';
+import { readSource, SOURCE_FILE } from './diff/index.ts';
+import { loadDir, resolveCommit } from './diff/sides.ts';
+import { toPosix } from './fsutil.ts';
+import { isFigureFile } from './outputs.ts';
 import { describeNumberChanges, diffNumbers } from './numbers.ts';
 import type { NumbersFile } from './types.ts';
 
@@ -15,6 +28,8 @@ export interface SnapshotOptions {
   root: string;
   generatedDir?: string;
   snapshotDir?: string;
+  /** A downloaded CI artifact (or its build/ folder) to accept instead of src/generated/. */
+  from?: string;
   log?(line: string): void;
   env?: Record<string, string | undefined>;
 }
@@ -34,64 +49,85 @@ function readNumbers(path: string): NumbersFile {
   }
 }
 
-const FIGURE_FILE = /\.(svg|png)$/;
-const isSnapshotFigure = (f: string) => FIGURE_FILE.test(f) && !/-changed\.(svg|png)$/.test(f);
+
+/** The build folder of a CI artifact, checked whole; a UserError names what is wrong and the fix. */
+function checkArtifact(root: string, from: string): string {
+  const dir = resolve(root, from);
+  // The unzipped artifact (report/build/, as scripts/pr-diff.sh lays it out), a report folder, or the build itself.
+  const build = [join(dir, 'report', 'build'), join(dir, 'build'), dir].find((d) => existsSync(join(d, 'numbers.json'))) ?? dir;
+  const label = toPosix(relative(root, build)) || '.';
+  const fix = 'download the `paper-diff` artifact of the pull request\'s latest CI run again and unzip it whole';
+  if (!existsSync(join(build, 'numbers.json'))) throw new UserError(`snapshot --from: ${label} has no numbers.json (nor report/build/ or build/ with one); ${fix}`);
+  const side = loadDir(build, label, fix, null, 'snapshot --from: ');
+  for (const [name, buf] of side.figures) {
+    if (name.endsWith('.png')) {
+      try {
+        pngjs.PNG.sync.read(buf);
+      } catch (err) {
+        throw new UserError(`snapshot --from: ${label}/figures/${name} is not a readable PNG (${(err as Error).message}); ${fix}`);
+      }
+    } else if (!buf.toString('utf8', 0, 200).includes('<svg')) {
+      throw new UserError(`snapshot --from: ${label}/figures/${name} is not an SVG; ${fix}`);
+    }
+  }
+  const source = readSource(build);
+  if (!source?.commit) throw new UserError(`snapshot --from: ${label}/${SOURCE_FILE} is missing, so the commit these outputs were built from is unknown; ${fix}`);
+  const head = resolveCommit(root, 'HEAD');
+  if (head !== source.commit) {
+    throw new UserError(
+      `snapshot --from: ${label} was built from commit ${source.commit.slice(0, 12)}, but HEAD here is ${head ? head.slice(0, 12) : 'no commit'}; ` +
+        `check out ${source.commit.slice(0, 12)} (or download the artifact of the run for your latest push)`,
+    );
+  }
+  if (source.dirty) throw new UserError(`snapshot --from: ${label} was built from a work tree with uncommitted changes (${SOURCE_FILE}: dirty); accept only outputs of a committed state`);
+  return build;
+}
+
+/** Copies `from`'s files with a name passing `keep` into `to`, removes the others there; returns what changed. */
+function mirror(from: string, to: string, keep: (f: string) => boolean) {
+  const changes = { changed: [] as string[], added: [] as string[], removed: [] as string[] };
+  const src = existsSync(from) ? readdirSync(from).filter(keep).sort() : [];
+  mkdirSync(to, { recursive: true });
+  const dst = readdirSync(to).filter(keep).sort();
+  for (const f of src) {
+    const a = join(from, f);
+    const b = join(to, f);
+    if (!existsSync(b)) changes.added.push(f);
+    else if (!readFileSync(a).equals(readFileSync(b))) changes.changed.push(f);
+    copyFileSync(a, b);
+  }
+  for (const f of dst) {
+    if (!src.includes(f)) {
+      rmSync(join(to, f), { force: true });
+      changes.removed.push(f);
+    }
+  }
+  return changes;
+}
 
 export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
   const env = opts.env ?? process.env;
   if (env.CI && env.CI !== 'false' && env.CI !== '0') throw new UserError('snapshot: refusing to write snapshots under CI (CI is set)');
   const root = resolve(opts.root);
-  const gen = opts.generatedDir ?? join(root, 'src', 'generated');
+  const gen = opts.from !== undefined ? checkArtifact(root, opts.from) : (opts.generatedDir ?? join(root, 'src', 'generated'));
   const snap = opts.snapshotDir ?? join(root, 'test', 'snapshots');
   const log = opts.log ?? ((l: string) => console.log(l));
   const genNumbers = join(gen, 'numbers.json');
-  if (!existsSync(genNumbers)) throw new UserError(`snapshot: ${genNumbers} does not exist; build first (node bin/stopwatches.mjs run)`);
+  if (!existsSync(genNumbers)) throw new UserError(`snapshot: ${toPosix(relative(root, genNumbers))} does not exist; build first (npm run build, or stopwatches run)`);
 
   const changes = diffNumbers(readNumbers(join(snap, 'numbers.json')), readNumbers(genNumbers));
-  mkdirSync(join(snap, 'figures'), { recursive: true });
+  mkdirSync(snap, { recursive: true });
   copyFileSync(genNumbers, join(snap, 'numbers.json'));
-
-  const genFigures = existsSync(join(gen, 'figures')) ? readdirSync(join(gen, 'figures')).filter(isSnapshotFigure).sort() : [];
-  const snapFigures = readdirSync(join(snap, 'figures')).filter(isSnapshotFigure).sort();
-  const figures = { changed: [] as string[], added: [] as string[], removed: [] as string[] };
-  for (const f of genFigures) {
-    const from = join(gen, 'figures', f);
-    const to = join(snap, 'figures', f);
-    if (!existsSync(to)) figures.added.push(f);
-    else if (!readFileSync(from).equals(readFileSync(to))) figures.changed.push(f);
-    copyFileSync(from, to);
-    // The mismatch this accepts is resolved: its -changed file is stale now.
-    rmSync(to.replace(FIGURE_FILE, '-changed.$1'), { force: true });
-  }
-  for (const f of snapFigures) {
-    if (!genFigures.includes(f)) {
-      rmSync(join(snap, 'figures', f), { force: true });
-      figures.removed.push(f);
-    }
-  }
-
-  // Combined data (data/<exp>.json): the rows behind each figure, for `npm run diff`.
-  const data = { changed: [] as string[], added: [] as string[], removed: [] as string[] };
-  const genData = existsSync(join(gen, 'data')) ? readdirSync(join(gen, 'data')).filter((f) => f.endsWith('.json')).sort() : [];
-  mkdirSync(join(snap, 'data'), { recursive: true });
-  const snapData = readdirSync(join(snap, 'data')).filter((f) => f.endsWith('.json')).sort();
-  for (const f of genData) {
-    const from = join(gen, 'data', f);
-    const to = join(snap, 'data', f);
-    if (!existsSync(to)) data.added.push(f);
-    else if (!readFileSync(from).equals(readFileSync(to))) data.changed.push(f);
-    copyFileSync(from, to);
-  }
-  for (const f of snapData) {
-    if (!genData.includes(f)) {
-      rmSync(join(snap, 'data', f), { force: true });
-      data.removed.push(f);
-    }
-  }
+  const figures = mirror(join(gen, 'figures'), join(snap, 'figures'), isFigureFile);
+  // The mismatches this accepts are resolved: their -changed files are stale now.
+  for (const f of readdirSync(join(snap, 'figures')).filter((x) => /-changed\.(svg|png)$/.test(x))) rmSync(join(snap, 'figures', f), { force: true });
+  // Combined data (data/<exp>.json): the rows behind each figure, for `stopwatches diff`.
+  const data = mirror(join(gen, 'data'), join(snap, 'data'), (f) => f.endsWith('.json'));
 
   const lines = describeNumberChanges(changes);
   const dataChanges = data.changed.length + data.added.length + data.removed.length;
-  log(`snapshot: ${lines.length} number${lines.length === 1 ? '' : 's'} changed; figures: ${figures.changed.length} changed, ${figures.added.length} new, ${figures.removed.length} removed`);
+  const source = opts.from !== undefined ? ` from ${toPosix(relative(root, gen)) || '.'}` : '';
+  log(`snapshot${source}: ${lines.length} number${lines.length === 1 ? '' : 's'} changed; figures: ${figures.changed.length} changed, ${figures.added.length} new, ${figures.removed.length} removed`);
   if (dataChanges) log(`snapshot: data: ${data.changed.length} changed, ${data.added.length} new, ${data.removed.length} removed`);
   for (const l of lines) log(`  ${l}`);
   for (const f of figures.changed) log(`  changed ${f}`);
@@ -101,17 +137,6 @@ export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
   for (const f of data.added) log(`  new     data/${f}`);
   for (const f of data.removed) log(`  removed data/${f}`);
   const n = lines.length + figures.changed.length + figures.added.length + figures.removed.length + dataChanges;
-  if (n) log('review with `npm run diff` (before accepting) or `git diff test/snapshots`, then commit with the reason for every changed number');
+  if (n) log('review with `stopwatches diff` (before accepting) or `git diff test/snapshots`, then commit with the reason for every changed number');
   return { numbers: changes.map((c) => c.id), figures, ...(dataChanges ? { data } : {}) };
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    acceptSnapshot({ root: process.cwd() });
-  } catch (err) {
-    if (err instanceof UserError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exitCode = err.exitCode;
-    } else throw err;
-  }
 }

@@ -1,0 +1,63 @@
+/**
+ * `stopwatches diff [BASE] [--md FILE] [--out DIR] [--report-url URL] [--all]`:
+ * what the current build does to the paper's numbers and figures against a
+ * baseline (src/pipeline/diff/). This command is where the site's knowledge
+ * meets the pipeline's comparison: the published values, the reproduction
+ * page's neighbourhood and the cited ids come from src/site and are handed in
+ * as a context (src/pipeline imports nothing from src/site).
+ * Exit status 0 whether or not anything changed (it is a report); 2 when a
+ * side is missing or corrupt.
+ */
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+
+export interface DiffFlags {
+  md?: string;
+  out?: string;
+  reportUrl?: string;
+  all?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('diff')
+    .description('compare the build (src/generated/) with a baseline: changed numbers, figures and data, and why')
+    .argument('[base]', 'a git revision (its test/snapshots/) or a folder laid out like test/snapshots/ (default: the committed snapshots)')
+    .option('--md <file>', 'also write a Markdown summary that fits one pull-request comment')
+    .option('--out <dir>', 'report folder (default dist/diff)')
+    .option('--report-url <url>', 'link to the full report given in the Markdown (e.g. the CI run)')
+    .option('--all', 'print every changed number, not only the largest')
+    .action(async (base: string | undefined, flags: DiffFlags) => {
+      await diffCommand(base, flags, process.cwd());
+    });
+}
+
+/** The site's view of the numbers, for the diff. */
+type Side = import('../pipeline/diff/sides.ts').Side;
+
+export async function siteContext(root: string): Promise<import('../pipeline/diff/index.ts').DiffContext> {
+  const { PUBLISHED } = await import('../site/published.ts');
+  const { FAR_OFF, toUnit } = await import('../site/reproduction.ts');
+  const { citedNumbers } = await import('../site/cited.ts');
+  const { claimChangesFromNumbers } = await import('../checks/diff.ts');
+  const published = new Map<string, { value: number; unit: string }>();
+  for (const p of PUBLISHED) if (!published.has(p.id)) published.set(p.id, { value: p.published, unit: p.unit });
+  // Today's checked sentences evaluated on both sides' numbers: which sentences the change of numbers moved.
+  const state = (c: { status: string; margin: string } | null) => (c ? `${c.status}: ${c.margin}` : null);
+  const claimChanges = (base: Side, cur: Side) =>
+    claimChangesFromNumbers(base.numbers, cur.numbers).map((c) => ({ id: c.id, claim: c.says, old: state(c.before), new: state(c.after) }));
+  return { published, farOff: FAR_OFF, toUnit, cited: citedNumbers(root), claimChanges };
+}
+
+export async function diffCommand(base: string | undefined, flags: DiffFlags, root: string): Promise<void> {
+  const { runDiff } = await import('../pipeline/diff/index.ts');
+  runDiff({
+    root,
+    ...(base !== undefined ? { base } : {}),
+    ...(flags.out ? { outDir: resolve(root, flags.out) } : {}),
+    ...(flags.md ? { markdown: resolve(root, flags.md) } : {}),
+    ...(flags.reportUrl ? { reportUrl: flags.reportUrl } : {}),
+    all: !!flags.all,
+    context: await siteContext(root),
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * Figures: which changed between two sides, and by how many pixels.
+ *
+ * A figure changed when its SVG did: the SVG is the deterministic output (the
+ * snapshot test compares it). When only the PNG differs, the SVG rendered
+ * differently on another machine (fonts, librsvg): the figure is marked
+ * `renderOnly`, reported apart and never counted as a change, so pixel noise
+ * across machines does not reach a review.
+ */
+import pixelmatch from 'pixelmatch';
+import pngjs from 'pngjs';
+import { UserError } from '../../errors.ts';
+import { compareData, type RowChange } from './data.ts';
+import { figureKeyOf } from '../outputs.ts';
+import { experimentOf, type Side } from './sides.ts';
+
+const { PNG } = pngjs;
+type Image = InstanceType<typeof PNG>;
+
+export interface FigureDiff {
+  key: string;
+  experiment: string;
+  kind: 'changed' | 'added' | 'removed';
+  svgChanged: boolean;
+  pngChanged: boolean;
+  /** The SVGs are identical and only the PNG bytes differ: a rendering difference, not a change. */
+  renderOnly: boolean;
+  oldSize: [number, number] | null;
+  newSize: [number, number] | null;
+  /** Pixels that differ (on the larger canvas when sizes differ); null without both PNGs. */
+  pixels: number | null;
+  /** Pixels of that canvas; null without both PNGs. */
+  canvas: number | null;
+  /** pixelmatch's difference image; not serialized. */
+  diffPng?: Buffer;
+  /** Changed rows of data/<experiment>.json; null when either side has no data for it. */
+  data: RowChange[] | null;
+  /** Why `data` is null. */
+  dataNote?: string;
+}
+
+function decodePng(buf: Buffer, where: string, fix: string): Image {
+  try {
+    return PNG.sync.read(buf);
+  } catch (err) {
+    throw new UserError(`diff: ${where} is not a readable PNG (${(err as Error).message}); ${fix}`);
+  }
+}
+
+/** Copies an image onto a white canvas of the given size (top left). */
+function onCanvas(img: Image, w: number, h: number): Uint8Array {
+  if (img.width === w && img.height === h) return img.data;
+  const out = new Uint8Array(w * h * 4).fill(255);
+  for (let y = 0; y < img.height; y++) out.set(img.data.subarray(y * img.width * 4, (y + 1) * img.width * 4), y * w * 4);
+  return out;
+}
+
+export function pixelDiff(a: Image, b: Image): { pixels: number; canvas: number; png: Buffer } {
+  const w = Math.max(a.width, b.width);
+  const h = Math.max(a.height, b.height);
+  const out = new PNG({ width: w, height: h });
+  // threshold 0 and includeAA: every pixel that differs at all counts.
+  const pixels = pixelmatch(onCanvas(a, w, h), onCanvas(b, w, h), out.data, w, h, { threshold: 0, includeAA: true, alpha: 0.15 });
+  return { pixels, canvas: w * h, png: PNG.sync.write(out) };
+}
+
+export function compareFigures(base: Side, cur: Side): FigureDiff[] {
+  const keys = new Set<string>();
+  for (const f of [...base.figures.keys(), ...cur.figures.keys()]) keys.add(figureKeyOf(f));
+  const out: FigureDiff[] = [];
+  const fixBase = 'fix or re-accept the baseline (`stopwatches snapshot`, or `git checkout -- test/snapshots`)';
+  const fixCur = 'rebuild (`npm run build`, or `stopwatches run --force`)';
+  for (const key of [...keys].sort()) {
+    const get = (s: Side, ext: string) => s.figures.get(`${key}.${ext}`);
+    const [os, ns, op, np] = [get(base, 'svg'), get(cur, 'svg'), get(base, 'png'), get(cur, 'png')];
+    const svgChanged = !(os && ns ? os.equals(ns) : !os && !ns);
+    const pngChanged = !(op && np ? op.equals(np) : !op && !np);
+    if (!svgChanged && !pngChanged) continue;
+    const inBase = !!(os || op);
+    const inCur = !!(ns || np);
+    const kind = inBase && inCur ? 'changed' : inBase ? 'removed' : 'added';
+    const oldImg = op ? decodePng(op, base.where(`figures/${key}.png`), fixBase) : null;
+    const newImg = np ? decodePng(np, cur.where(`figures/${key}.png`), fixCur) : null;
+    const diff = oldImg && newImg ? pixelDiff(oldImg, newImg) : null;
+    const experiment = experimentOf(key);
+    let data: RowChange[] | null = null;
+    let dataNote: string | undefined;
+    if (!base.data) dataNote = `${base.label} has no data snapshot (data/${experiment}.json): accept one with \`stopwatches snapshot\``;
+    else if (!cur.data?.has(experiment)) dataNote = `${cur.label} has no data/${experiment}.json`;
+    else if (!base.data.has(experiment)) dataNote = `${base.label} has no data/${experiment}.json`;
+    else data = compareData(base.data.get(experiment), cur.data.get(experiment));
+    out.push({
+      key,
+      experiment,
+      kind,
+      svgChanged,
+      pngChanged,
+      renderOnly: kind === 'changed' && !!os && !!ns && !svgChanged,
+      oldSize: oldImg ? [oldImg.width, oldImg.height] : null,
+      newSize: newImg ? [newImg.width, newImg.height] : null,
+      pixels: diff ? diff.pixels : null,
+      canvas: diff ? diff.canvas : null,
+      ...(diff ? { diffPng: diff.png } : {}),
+      data,
+      ...(dataNote ? { dataNote } : {}),
+    });
+  }
+  return out;
+}

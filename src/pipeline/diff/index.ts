@@ -1,0 +1,186 @@
+/**
+ * `stopwatches diff [BASE]`: what a change did to the paper. Compares the
+ * current build (src/generated/) with a baseline: the committed snapshots
+ * (test/snapshots/, the default), a git revision's snapshots (read with
+ * `git show`, nothing checked out), or a folder laid out like test/snapshots/
+ * (a downloaded CI artifact's `build/`).
+ *
+ * Writes the report folder afresh (default dist/diff/): `index.html`, the
+ * whole report in one self-contained file; `diff.json` and `numbers.txt`, the
+ * same for tools and grep; `build/`, the current outputs with the commit they
+ * came from, so `stopwatches snapshot --from` can accept them from a CI
+ * artifact. `markdown` also writes the comment-sized summary. Prints a short
+ * summary. A missing or corrupt side is a UserError naming the file and the fix.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { toPosix } from '../fsutil.ts';
+import { renderHtml, type FigureImages } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
+import { byRelativeSize, EMPTY_CONTEXT } from './numbers.ts';
+import { numberLine, summaryLines } from './format.ts';
+import { computeDiff, type DiffContext, type DiffResult } from './result.ts';
+import { git, loadDir, loadGitRevision, resolveCommit, type Side } from './sides.ts';
+import { whyChanged, type ExperimentInputs, type WhyMap } from './why.ts';
+
+/** Where a build copied into a report says which commit it is of (read by `stopwatches snapshot --from`). */
+export const SOURCE_FILE = 'source.json';
+
+export interface BuildSource {
+  /** The commit the outputs were built from. */
+  commit: string | null;
+  /** Tracked files differed from that commit when it was built. */
+  dirty: boolean;
+}
+
+export interface DiffOptions {
+  root: string;
+  /** A folder or a git revision; default the committed snapshots (<root>/test/snapshots). */
+  base?: string;
+  generatedDir?: string;
+  snapshotDir?: string;
+  /** The report folder; default <root>/dist/diff. */
+  outDir?: string;
+  /** Also write the Markdown summary to this file. */
+  markdown?: string;
+  /** The link to the full report that the Markdown gives (a CI run's page). */
+  reportUrl?: string;
+  /** Print every changed number, not only the largest. */
+  all?: boolean;
+  context?: DiffContext;
+  log?(line: string): void;
+}
+
+export interface DiffRun {
+  result: DiffResult;
+  /** Path of index.html. */
+  report: string;
+  markdown: string;
+}
+
+export function runDiff(opts: DiffOptions): DiffRun {
+  const root = resolve(opts.root);
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const gen = opts.generatedDir ?? join(root, 'src', 'generated');
+  const snap = opts.snapshotDir ?? join(root, 'test', 'snapshots');
+  const outDir = opts.outDir ?? join(root, 'dist', 'diff');
+  const rel = (p: string) => {
+    const r = toPosix(relative(root, p));
+    return r.startsWith('../') || r === '..' ? p : r || '.';
+  };
+
+  const base = loadBase(root, opts.base, snap, rel);
+  const cur = loadDir(gen, rel(gen), 'build first: `npm run build` (or `stopwatches run`)', headCommit(root));
+  const result = computeDiff(base, cur, opts.context ?? EMPTY_CONTEXT, explainInputs(root, gen, base));
+  const report = writeReport(result, base, cur, outDir, root, gen);
+  const markdown = renderMarkdown(result, { ...(opts.reportUrl ? { reportUrl: opts.reportUrl } : {}), reportPath: rel(report) });
+  if (opts.markdown) {
+    const file = resolve(opts.markdown);
+    mkdirSync(dirname(file), { recursive: true });
+    // Whole or not at all: the workflow posts whatever file is there.
+    writeFileSync(`${file}.tmp-${process.pid}`, markdown);
+    renameSync(`${file}.tmp-${process.pid}`, file);
+  }
+  for (const l of summaryLines(result, rel(report), { all: opts.all })) log(l);
+  return { result, report, markdown };
+}
+
+function headCommit(root: string): string | null {
+  return resolveCommit(root, 'HEAD');
+}
+
+function loadBase(root: string, base: string | undefined, snap: string, rel: (p: string) => string): Side {
+  if (base === undefined) {
+    // The committed snapshots belong to HEAD: the snapshot test holds them equal to HEAD's build.
+    return loadDir(snap, rel(snap), 'accept a baseline with `stopwatches snapshot`, or restore the committed one with `git checkout -- test/snapshots`', headCommit(root));
+  }
+  const dir = resolve(root, base);
+  if (existsSync(dir) && statSync(dir).isDirectory()) {
+    const source = readSource(dir);
+    return loadDir(dir, rel(dir), 'give a folder laid out like test/snapshots/ (numbers.json, figures/, data/)', source?.commit ?? null);
+  }
+  return loadGitRevision(root, base, rel(snap));
+}
+
+/** The source.json of a build folder, if it has a readable one. */
+export function readSource(dir: string): BuildSource | null {
+  try {
+    const s = JSON.parse(readFileSync(join(dir, SOURCE_FILE), 'utf8')) as Partial<BuildSource>;
+    return { commit: typeof s.commit === 'string' ? s.commit : null, dirty: s.dirty === true };
+  } catch {
+    return null;
+  }
+}
+
+/** The input changes since the baseline's commit, or why they cannot be compared. */
+function explainInputs(root: string, gen: string, base: Side): WhyMap | string {
+  if (!base.commit) return "the baseline's commit is unknown (not a git repository, or a folder without source.json)";
+  let experiments: ExperimentInputs[];
+  try {
+    const index = JSON.parse(readFileSync(join(gen, 'experiments.json'), 'utf8')) as { experiments: { id: string; files?: Record<string, string>; inputs?: Record<string, string> }[] };
+    if (index.experiments.some((e) => !e.files)) return 'src/generated/experiments.json lists no import closures: rebuild with `stopwatches run`';
+    experiments = index.experiments.map((e) => ({ id: e.id, files: [...Object.keys(e.files!), ...Object.keys(e.inputs ?? {})] }));
+  } catch {
+    return 'src/generated/experiments.json is missing or unreadable: rebuild with `stopwatches run`';
+  }
+  try {
+    git(root, ['cat-file', '-e', `${base.commit}^{commit}`]);
+  } catch {
+    return `commit ${base.commit.slice(0, 12)} is not in this repository (fetch it: git fetch origin ${base.commit})`;
+  }
+  return whyChanged(root, base.commit, experiments);
+}
+
+function sourceOf(root: string): BuildSource {
+  const commit = headCommit(root);
+  let dirty = false;
+  if (commit) {
+    try {
+      dirty = git(root, ['status', '--porcelain', '--untracked-files=no']).toString().trim() !== '';
+    } catch {
+      dirty = false;
+    }
+  }
+  return { commit, dirty };
+}
+
+/**
+ * Writes the report folder afresh and whole: into a temp folder first, renamed
+ * over the old one at the end, so a failure never leaves half a report.
+ */
+export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string, root: string, genDir = join(root, 'src', 'generated')): string {
+  const tmp = `${outDir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  try {
+    const images = new Map<string, FigureImages>();
+    for (const f of r.figures) {
+      const old = base.figures.get(`${f.key}.png`);
+      const now = cur.figures.get(`${f.key}.png`);
+      images.set(f.key, { ...(old ? { old } : {}), ...(now ? { new: now } : {}), ...(f.diffPng ? { diff: f.diffPng } : {}) });
+    }
+    writeFileSync(join(tmp, 'index.html'), renderHtml(r, images));
+    const json = { ...r, figures: r.figures.map(({ diffPng: _d, ...f }) => f) };
+    writeFileSync(join(tmp, 'diff.json'), `${JSON.stringify(json, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`);
+    writeFileSync(join(tmp, 'numbers.txt'), `${[...r.numbers].sort(byRelativeSize).map((n) => numberLine(n, r.farOff)).join('\n')}${r.numbers.length ? '\n' : ''}`);
+    // The current outputs, laid out like test/snapshots/, for `stopwatches snapshot --from`.
+    const build = join(tmp, 'build');
+    mkdirSync(join(build, 'figures'), { recursive: true });
+    writeFileSync(join(build, 'numbers.json'), readFileSync(join(genDir, 'numbers.json')));
+    for (const [name, buf] of cur.figures) writeFileSync(join(build, 'figures', name), buf);
+    if (existsSync(join(genDir, 'data'))) cpSync(join(genDir, 'data'), join(build, 'data'), { recursive: true });
+    writeFileSync(join(build, SOURCE_FILE), `${JSON.stringify(sourceOf(root), null, 2)}\n`);
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(dirname(outDir), { recursive: true });
+    renameSync(tmp, outDir);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+  return join(outDir, 'index.html');
+}
+
+export { computeDiff, hasChanges, type DiffContext, type DiffResult, type ClaimChange } from './result.ts';
+export { renderMarkdown, MARKDOWN_LIMIT, COMMENT_MARKER } from './markdown.ts';
+export { loadDir, loadGitRevision, type Side } from './sides.ts';
+export type { NumberContext, NumberRow, PublishedValue } from './numbers.ts';
