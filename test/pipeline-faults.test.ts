@@ -5,24 +5,16 @@
  * folders write the same bytes; file-system faults and failing user code are
  * one line each.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../src/errors.ts';
 import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
 import { workerCount } from '../src/pipeline/runner.ts';
-import { planOf, REPO, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { planOf, REPO, tempRoots, type TempRoot } from './pipeline-helpers.ts';
 
-const roots: TempRoot[] = [];
-const make = (registry?: string[]) => {
-  const r = tempRoot(registry);
-  roots.push(r);
-  return r;
-};
-afterEach(() => {
-  for (const r of roots.splice(0)) r.cleanup();
-});
+const make = tempRoots();
 
 /** Every file under a folder of a root, path → bytes. */
 function tree(r: TempRoot, dir: string): Map<string, Buffer> {

@@ -4,21 +4,13 @@
  * it re-renders the figures from cached data without rerunning a job; editing
  * the experiment module still reruns.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { figuresModulePath } from '../src/pipeline/runner.ts';
-import { planOf, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { planOf, tempRoots, type TempRoot } from './pipeline-helpers.ts';
 
-const roots: TempRoot[] = [];
-const make = (registry?: string[]) => {
-  const r = tempRoot(registry);
-  roots.push(r);
-  return r;
-};
-afterEach(() => {
-  for (const r of roots.splice(0)) r.cleanup();
-});
+const make = tempRoots();
 
 const FIGURE = 'src/generated/figures/alpha.samples';
 

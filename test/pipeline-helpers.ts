@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { memoryReporter } from '../src/pipeline/progress.ts';
 import { runPipeline, type RunOptions } from '../src/pipeline/runner.ts';
 
@@ -62,4 +63,17 @@ export function generatedOutputs(root: string): Map<string, string> {
     out.set(f, f.endsWith('.json') ? bytes.toString('utf8').replace(/\s*"runtimeMs": \d+,?/g, '') : bytes.toString('base64'));
   }
   return out;
+}
+
+/** A factory of temp roots for one test file: every root it made is removed after each test. */
+export function tempRoots(): (registry?: string[]) => TempRoot {
+  const roots: TempRoot[] = [];
+  afterEach(() => {
+    for (const r of roots.splice(0)) r.cleanup();
+  });
+  return (registry) => {
+    const r = tempRoot(registry);
+    roots.push(r);
+    return r;
+  };
 }

@@ -3,7 +3,7 @@
  * exactly what changed and says why; corrupt entries are recomputed; an
  * interrupted write leaves no entry; failures name the job.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,17 +13,9 @@ import { mergeNumbers, validateNumbers } from '../src/pipeline/numbers.ts';
 import { normalizeSvg } from '../src/pipeline/render.ts';
 import { dependencyOrder } from '../src/pipeline/runner.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
-import { planOf, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { planOf, tempRoots } from './pipeline-helpers.ts';
 
-const roots: TempRoot[] = [];
-const make = (registry?: string[]) => {
-  const r = tempRoot(registry);
-  roots.push(r);
-  return r;
-};
-afterEach(() => {
-  for (const r of roots.splice(0)) r.cleanup();
-});
+const make = tempRoots();
 
 const OUTPUTS = ['src/generated/numbers.json', 'src/generated/figures/alpha.samples.svg', 'src/generated/figures/alpha.samples.png', 'src/generated/data/alpha.json'];
 

@@ -5,24 +5,16 @@
  * remote entries never fail a build nor change a result; read-only runs write
  * nothing; writes never replace what is there.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
 import { remoteFromConfig, type RemoteCache } from '../src/pipeline/remote/cache.ts';
 import { freePort, startNginx, startS3, type Nginx, type S3Server } from './helpers/servers.ts';
-import { generatedOutputs, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { generatedOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
 
-const roots: TempRoot[] = [];
-const make = () => {
-  const r = tempRoot();
-  roots.push(r);
-  return r;
-};
-afterEach(() => {
-  for (const r of roots.splice(0)) r.cleanup();
-});
+const make = tempRoots();
 
 const ALL_JOBS = 4;
 const remoteLine = (lines: string[]) => lines.find((l) => l.startsWith('remote cache '));

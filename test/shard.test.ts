@@ -3,24 +3,16 @@
  * recorded run time; the shards' caches merged into a fresh project give a
  * build that runs nothing and writes exactly what a single build writes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeCaches } from '../src/pipeline/cache-merge.ts';
 import { assignShards, DEFAULT_JOB_ESTIMATE_MS, estimateRuntimes, parseShard } from '../src/pipeline/shard.ts';
 import { runCli } from './helpers/cli.ts';
-import { generatedOutputs, tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { generatedOutputs, tempRoots } from './pipeline-helpers.ts';
 
-const roots: TempRoot[] = [];
-const make = () => {
-  const r = tempRoot();
-  roots.push(r);
-  return r;
-};
-afterEach(() => {
-  for (const r of roots.splice(0)) r.cleanup();
-});
+const make = tempRoots();
 
 describe('shard assignment', () => {
   it('parses i/n and refuses anything else with the fix', () => {
