@@ -53,7 +53,7 @@ function read<T>(file: string, schema: z.ZodType<T>): T {
 }
 
 /** All numbers, as numbers.json holds them. */
-function loadNumbers(): Record<string, SiteNumber> {
+export function loadNumbers(): Record<string, SiteNumber> {
   return read(paths().numbers, SCHEMAS.numbers);
 }
 
