@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../src/rng/index.ts';
 import { runEngine } from '../src/sim/engine.ts';
+import { scenarioFrom } from './helpers/scenarios.ts';
 import {
   defaultServerConfig,
   inferencexLengths,
-  peakBlocks,
   validateInputs,
   type ClientSpec,
   type Kernel,
@@ -52,30 +52,7 @@ const caseArb = fc
     recordSteps: fc.boolean(),
     observe: fc.boolean(),
   })
-  .map((p): Case => {
-    const rng = new Rng(p.seed);
-    const isl = Array.from({ length: p.n }, () => rng.int(1, p.maxIsl));
-    const osl = Array.from({ length: p.n }, () => rng.int(1, p.maxOsl));
-    const cached = p.withCached ? isl.map((l) => (rng.random() < 0.5 ? 0 : rng.int(0, l - 1))) : null;
-    let peak = 1;
-    for (let i = 0; i < p.n; i++) peak = Math.max(peak, peakBlocks(isl[i], osl[i], cached ? cached[i] : 0, p.blockSize));
-    const cfg = defaultServerConfig();
-    cfg.blockSize = p.blockSize;
-    cfg.tokenBudget = p.tokenBudget;
-    cfg.maxNumSeqs = p.maxNumSeqs;
-    cfg.kvCapacityTokens = Math.ceil(peak * p.poolFactor) * p.blockSize + rng.int(0, p.blockSize - 1);
-    const times: number[] = [];
-    let t = 0;
-    for (let i = 0; i < p.n; i++) {
-      if (rng.random() >= 0.2) t += rng.exponential(p.rate); // 20% ties
-      times.push(t);
-    }
-    const client: ClientSpec =
-      p.kind === 'closed' ? { kind: 'closed', slots: p.limit }
-      : p.kind === 'open' ? { kind: 'open', times }
-      : { kind: 'capped', times, cap: p.limit };
-    return { cfg, workload: { isl, osl, cached }, client, recordTokens: p.recordTokens, recordSteps: p.recordSteps, observe: p.observe };
-  });
+  .map((p): Case => ({ ...scenarioFrom(p), recordTokens: p.recordTokens, recordSteps: p.recordSteps, observe: p.observe }));
 
 /** One run, with everything a kernel can report: the result and every step view, 12 numbers a step. */
 function run(c: Case, kernel: Kernel): { res: SimResult; views: Float64Array | null } {

@@ -10,22 +10,14 @@ import { runEngine } from '../src/sim/engine.ts';
 import {
   defaultServerConfig,
   inferencexLengths,
-  peakBlocks,
   simulate,
   SimulationError,
   type ClientSpec,
-  type ServerConfig,
   type SimResult,
   type StepView,
-  type Workload,
 } from '../src/sim/index.ts';
 import { referenceRun } from './sim.reference.ts';
-
-interface Scenario {
-  cfg: ServerConfig;
-  workload: Workload;
-  client: ClientSpec;
-}
+import { scenarioFrom, type Scenario } from './helpers/scenarios.ts';
 
 const scenarioArb = fc
   .record({
@@ -42,31 +34,7 @@ const scenarioArb = fc
     maxOsl: fc.integer({ min: 1, max: 120 }),
     withCached: fc.boolean(),
   })
-  .map((p): Scenario => {
-    const rng = new Rng(p.seed);
-    const isl = Array.from({ length: p.n }, () => rng.int(1, p.maxIsl));
-    const osl = Array.from({ length: p.n }, () => rng.int(1, p.maxOsl));
-    const cached = p.withCached ? isl.map((l) => (rng.random() < 0.5 ? 0 : rng.int(0, l - 1))) : null;
-    let peak = 1;
-    for (let i = 0; i < p.n; i++) peak = Math.max(peak, peakBlocks(isl[i], osl[i], cached ? cached[i] : 0, p.blockSize));
-    const cfg = defaultServerConfig();
-    cfg.blockSize = p.blockSize;
-    cfg.tokenBudget = p.tokenBudget;
-    cfg.maxNumSeqs = p.maxNumSeqs;
-    // a pool from just big enough (heavy preemption) to roomy; not always a multiple of the block size
-    cfg.kvCapacityTokens = Math.ceil(peak * p.poolFactor) * p.blockSize + rng.int(0, p.blockSize - 1);
-    const times: number[] = [];
-    let t = 0;
-    for (let i = 0; i < p.n; i++) {
-      if (rng.random() >= 0.2) t += rng.exponential(p.rate); // 20% ties
-      times.push(t);
-    }
-    const client: ClientSpec =
-      p.kind === 'closed' ? { kind: 'closed', slots: p.limit }
-      : p.kind === 'open' ? { kind: 'open', times }
-      : { kind: 'capped', times, cap: p.limit };
-    return { cfg, workload: { isl, osl, cached }, client };
-  });
+  .map(scenarioFrom);
 
 /** Requests in flight (sent, not finished) just after time T: sends and completions at T both counted. */
 function inflightAt(res: SimResult, T: number): number {
