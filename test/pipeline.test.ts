@@ -239,6 +239,20 @@ describe('npm run snapshot', () => {
     expect(after.figureChanges).toEqual([]);
     expect(after.lines).toContain('numbers and figures match test/snapshots/ (2 numbers, 1 figures)');
   });
+
+  it('never copies a corrupt build into the snapshot; a corrupt old snapshot is simply replaced', async () => {
+    const r = make(['experiments/alpha.ts']);
+    await r.run({ png: false });
+    acceptSnapshot({ root: r.root, env: {}, log: () => {} });
+    const good = r.read('test/snapshots/numbers.json');
+    r.edit('src/generated/numbers.json', (t) => t.slice(0, t.length >> 1));
+    expect(() => acceptSnapshot({ root: r.root, env: {}, log: () => {} })).toThrow(/src\/generated\/numbers\.json is not valid JSON .*rebuild \(npm run build\) and accept again/);
+    expect(r.read('test/snapshots/numbers.json').equals(good)).toBe(true);
+    await r.run({ png: false });
+    writeFileSync(join(r.root, 'test/snapshots/numbers.json'), '{"broken');
+    acceptSnapshot({ root: r.root, env: {}, log: () => {} });
+    expect(r.read('test/snapshots/numbers.json').equals(r.read('src/generated/numbers.json'))).toBe(true);
+  });
 });
 
 describe('normalizeSvg', () => {

@@ -20,7 +20,7 @@ import { UserError } from '../errors.ts';
 import { readSource, SOURCE_FILE } from './diff/index.ts';
 import { loadDir, resolveCommit } from './diff/sides.ts';
 import { toPosix } from './fsutil.ts';
-import { isFigureFile } from './outputs.ts';
+import { GENERATED_DIR, isFigureFile, parseOutput, readJson, SCHEMAS, SNAPSHOT_DIR } from './outputs.ts';
 import { describeNumberChanges, diffNumbers } from './numbers.ts';
 import type { NumbersFile } from './types.ts';
 
@@ -41,9 +41,10 @@ export interface SnapshotResult {
   data?: { changed: string[]; added: string[]; removed: string[] };
 }
 
-function readNumbers(path: string): NumbersFile {
+/** The snapshot being replaced: absent or unreadable counts as empty (accepting a build repairs it). */
+function previousNumbers(path: string): NumbersFile {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as NumbersFile;
+    return parseOutput(readFileSync(path, 'utf8'), SCHEMAS.numbers, path, '');
   } catch {
     return {};
   }
@@ -109,13 +110,15 @@ export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
   const env = opts.env ?? process.env;
   if (env.CI && env.CI !== 'false' && env.CI !== '0') throw new UserError('snapshot: refusing to write snapshots under CI (CI is set)');
   const root = resolve(opts.root);
-  const gen = opts.from !== undefined ? checkArtifact(root, opts.from) : (opts.generatedDir ?? join(root, 'src', 'generated'));
-  const snap = opts.snapshotDir ?? join(root, 'test', 'snapshots');
+  const gen = opts.from !== undefined ? checkArtifact(root, opts.from) : (opts.generatedDir ?? join(root, GENERATED_DIR));
+  const snap = opts.snapshotDir ?? join(root, SNAPSHOT_DIR);
   const log = opts.log ?? ((l: string) => console.log(l));
   const genNumbers = join(gen, 'numbers.json');
   if (!existsSync(genNumbers)) throw new UserError(`snapshot: ${toPosix(relative(root, genNumbers))} does not exist; build first (npm run build, or stopwatches run)`);
 
-  const changes = diffNumbers(readNumbers(join(snap, 'numbers.json')), readNumbers(genNumbers));
+  // The build's numbers are read strictly: a corrupt build is never copied into the snapshot.
+  const built = readJson(genNumbers, SCHEMAS.numbers, 'rebuild (npm run build) and accept again', toPosix(relative(root, genNumbers)));
+  const changes = diffNumbers(previousNumbers(join(snap, 'numbers.json')), built);
   mkdirSync(snap, { recursive: true });
   copyFileSync(genNumbers, join(snap, 'numbers.json'));
   const figures = mirror(join(gen, 'figures'), join(snap, 'figures'), isFigureFile);
