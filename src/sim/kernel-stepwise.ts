@@ -30,40 +30,18 @@
  */
 import { roofline, stepTimeOf, type Roofline } from './roofline.ts';
 import { deadlock, unschedulable } from './errors.ts';
-import { newStepView, TraceBuilder } from './step-trace.ts';
+import { CLOSED, Requests } from './client.ts';
+import { fillStepView, newStepView, TraceBuilder } from './step-trace.ts';
 import type { ClientSpec, ServerConfig, SimOptions, SimResult, Workload } from './types.ts';
 
-const OPEN = 0;
-const CLOSED = 1;
-const CAPPED = 2;
-
-class Engine {
+class Engine extends Requests {
   // ---- configuration ----
-  readonly n: number;
   readonly bs: number;
   readonly tokenBudget: number;
   readonly maxNumSeqs: number;
   readonly totalBlocks: number;
   readonly roof: Roofline;
-  readonly kind: number;
-  /** Closed: slots. Capped: cap. Open: unused. */
-  readonly limit: number;
   readonly recordTokens: boolean;
-
-  // ---- per request (indexed by request number) ----
-  readonly isl: Int32Array;
-  readonly osl: Int32Array;
-  readonly cached: Int32Array;
-  /** Output tokens emitted so far; read and written only when the request is not running. */
-  readonly gen: Int32Array;
-  readonly npre: Int32Array;
-  readonly dueT: Float64Array;
-  readonly sendT: Float64Array;
-  readonly firstT: Float64Array;
-  readonly finishT: Float64Array;
-  /** Token times: request i's tokens are tokTimes[tokOffsets[i] ..), in order of emission. */
-  readonly tokOffsets: Int32Array | null;
-  readonly tokTimes: Float64Array | null;
 
   // ---- running list (indexed by position; position order = the reference's `running` order) ----
   nRun = 0;
@@ -82,28 +60,9 @@ class Engine {
   /** Next slot of tokTimes for this request (only when recording tokens). */
   readonly rTok: Int32Array;
 
-  // ---- server waiting queue: a ring (preempted requests go back to its front) ----
-  readonly wq: Int32Array;
-  readonly wMask: number;
-  wHead = 0;
-  wLen = 0;
-
-  // ---- client side ----
-  /** Next request the client has neither sent nor queued (the reference's `nxt`). */
-  nxt = 0;
-  inflight = 0;
-  /** Capped clients' FIFO semaphore queue; each request enters at most once, so no wrap. */
-  readonly cq: Int32Array;
-  cqHead = 0;
-  cqTail = 0;
-  readonly schedT: Float64Array;
-
   // ---- global state ----
-  t = 0;
   free: number;
-  done = 0;
   steps = 0;
-  preemptions = 0;
 
   // ---- per-step scratch (no allocation per step) ----
   budget = 0;
@@ -125,44 +84,15 @@ class Engine {
   nEmit = 0;
 
   constructor(cfg: ServerConfig, w: Workload, client: ClientSpec, opts: SimOptions) {
-    const n = w.isl.length;
-    this.n = n;
+    super(w, client, opts);
+    const n = this.n;
     this.bs = cfg.blockSize;
     this.tokenBudget = cfg.tokenBudget;
     this.maxNumSeqs = cfg.maxNumSeqs;
     this.totalBlocks = Math.floor(cfg.kvCapacityTokens / cfg.blockSize);
     this.free = this.totalBlocks;
     this.roof = roofline(cfg);
-    this.kind = client.kind === 'open' ? OPEN : client.kind === 'closed' ? CLOSED : CAPPED;
-    this.limit = client.kind === 'closed' ? client.slots : client.kind === 'capped' ? client.cap : 0;
     this.recordTokens = !!opts.recordTokens;
-
-    this.isl = Int32Array.from(w.isl);
-    this.osl = Int32Array.from(w.osl);
-    this.cached = w.cached ? Int32Array.from(w.cached) : new Int32Array(n);
-    this.gen = new Int32Array(n);
-    this.npre = new Int32Array(n);
-    this.dueT = new Float64Array(n);
-    this.sendT = new Float64Array(n).fill(NaN);
-    this.firstT = new Float64Array(n).fill(NaN);
-    this.finishT = new Float64Array(n).fill(NaN);
-    this.schedT = client.kind === 'closed' ? new Float64Array(n) : Float64Array.from(client.times);
-    this.dueT.set(this.schedT);
-
-    if (this.recordTokens) {
-      const off = new Int32Array(n + 1);
-      let total = 0;
-      for (let i = 0; i < n; i++) {
-        off[i] = total;
-        total += this.osl[i];
-      }
-      off[n] = total;
-      this.tokOffsets = off;
-      this.tokTimes = new Float64Array(total);
-    } else {
-      this.tokOffsets = null;
-      this.tokTimes = null;
-    }
 
     const cap = Math.max(1, Math.min(n, cfg.maxNumSeqs));
     this.rRid = new Int32Array(cap);
@@ -174,44 +104,6 @@ class Engine {
     this.finPos = new Int32Array(cap);
     this.firstRid = new Int32Array(cap);
     this.emit = new Int32Array(cap);
-
-    let ring = 1;
-    while (ring < n) ring <<= 1;
-    this.wq = new Int32Array(ring);
-    this.wMask = ring - 1;
-    this.cq = new Int32Array(this.kind === CAPPED ? n : 0);
-  }
-
-  // ---------------- client ----------------
-
-  send(rid: number, ts: number): void {
-    this.sendT[rid] = ts;
-    this.inflight++;
-    this.wq[(this.wHead + this.wLen) & this.wMask] = rid;
-    this.wLen++;
-  }
-
-  /** Open and capped clients: send (or queue behind the cap) every request due by `upto`, in index order. */
-  dispatchArrivals(upto: number): void {
-    const n = this.n;
-    const sched = this.schedT;
-    while (this.nxt < n && sched[this.nxt] <= upto) {
-      const rid = this.nxt++;
-      if (this.kind === OPEN || (this.inflight < this.limit && this.cqHead === this.cqTail)) {
-        this.send(rid, sched[rid]);
-      } else {
-        this.cq[this.cqTail++] = rid;
-      }
-    }
-  }
-
-  /** After completions at `ts`: closed loops send the next requests, capped ones drain their FIFO. */
-  refill(ts: number): void {
-    if (this.kind === CLOSED) {
-      while (this.nxt < this.n && this.inflight < this.limit) this.send(this.nxt++, ts);
-    } else if (this.kind === CAPPED) {
-      while (this.cqHead < this.cqTail && this.inflight < this.limit) this.send(this.cq[this.cqHead++], ts);
-    }
   }
 
   // ---------------- scheduling ----------------
@@ -481,37 +373,7 @@ export function runStepwise(cfg: ServerConfig, workload: Workload, client: Clien
     e.t = tEnd;
     e.steps++;
 
-    if (onStep) {
-      view.step = e.steps - 1;
-      view.t = t;
-      view.dt = dt;
-      view.served = served;
-      view.decodes = e.nDec;
-      view.prefillTokens = e.nTok - e.nDec;
-      view.tokens = e.nLogits;
-      view.running = runningNow;
-      view.waiting = waitingNow;
-      view.usedBlocks = used;
-      view.finished = nFin;
-      view.done = e.done;
-      onStep(view);
-    }
+    if (onStep) onStep(fillStepView(view, e.steps - 1, t, dt, served, e.nDec, e.nTok, e.nLogits, runningNow, waitingNow, used, nFin, e.done));
   }
-
-  const result: SimResult = {
-    n,
-    preemptions: e.preemptions,
-    steps: e.steps,
-    makespan: e.t,
-    dueT: e.dueT,
-    sendT: e.sendT,
-    firstT: e.firstT,
-    finishT: e.finishT,
-    npre: e.npre,
-    isl: e.isl,
-    osl: e.osl,
-  };
-  if (e.tokOffsets && e.tokTimes) result.tokenTimes = { offsets: e.tokOffsets, times: e.tokTimes };
-  if (trace) result.stepTrace = trace.build();
-  return result;
+  return e.result(e.steps, trace);
 }

@@ -62,3 +62,34 @@ export function newStepView(): StepView {
     running: 0, waiting: 0, usedBlocks: 0, finished: 0, done: 0,
   };
 }
+
+/** Fills the observer's view of one step (one object reused for every step, so nothing is allocated per step). */
+export function fillStepView(
+  view: StepView,
+  step: number,
+  t: number,
+  dt: number,
+  served: number,
+  decodes: number,
+  tokens: number,
+  logits: number,
+  running: number,
+  waiting: number,
+  usedBlocks: number,
+  finished: number,
+  done: number,
+): StepView {
+  view.step = step;
+  view.t = t;
+  view.dt = dt;
+  view.served = served;
+  view.decodes = decodes;
+  view.prefillTokens = tokens - decodes;
+  view.tokens = logits;
+  view.running = running;
+  view.waiting = waiting;
+  view.usedBlocks = usedBlocks;
+  view.finished = finished;
+  view.done = done;
+  return view;
+}
