@@ -11,7 +11,7 @@ import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, poissonTimes, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { inferencexLengths } from '../src/sim/index.ts';
-import { num, pctNum, configNumbers, overSeeds, percentileOverSeeds, seedList } from './lib/measure.ts';
+import { num, pctNum, configNumbers, overSeeds, percentileOverSeeds, seedList, tpotS } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -65,7 +65,7 @@ export function cappedRun(rate: number, cap: number, n: number, seed: number, cf
     ttftDueMs: f((i) => (r.firstT[i] - r.dueT[i]) * 1000),
     e2eSendS: f((i) => r.finishT[i] - r.sendT[i]),
     e2eDueS: f((i) => r.finishT[i] - r.dueT[i]),
-    tpotMs: f((i) => (r.osl[i] > 1 ? ((r.finishT[i] - r.firstT[i]) * 1000) / (r.osl[i] - 1) : 0)),
+    tpotMs: f((i) => tpotS(r, i) * 1000),
     duration,
   };
 }

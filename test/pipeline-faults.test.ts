@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../src/errors.ts';
-import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
+import { writeFileAtomic } from '../src/fs/atomic.ts';
 import { workerCount } from '../src/pipeline/runner.ts';
 import { planOf, REPO, tempRoots, type TempRoot } from './pipeline-helpers.ts';
 

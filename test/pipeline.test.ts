@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeResult, encodeResult } from '../src/pipeline/codec.ts';
-import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
+import { writeFileAtomic } from '../src/fs/atomic.ts';
 import { mergeNumbers, validateNumbers } from '../src/pipeline/numbers.ts';
 import { normalizeSvg } from '../src/pipeline/render.ts';
 import { dependencyOrder } from '../src/pipeline/runner.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../src/pipeline/fsutil.ts';
+import { writeFileAtomic } from '../src/fs/atomic.ts';
 import { remoteFromConfig, type RemoteCache } from '../src/pipeline/remote/cache.ts';
 import { freePort, startNginx, startS3, type Nginx, type S3Server } from './helpers/servers.ts';
 import { generatedOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';

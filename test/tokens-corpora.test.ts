@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { globToRegExp, loadCorpus, scanCorpus } from '../src/tokens/corpora.ts';
-import { codePoints, codeUnitSort, sha256 } from '../src/tokens/hash.ts';
+import { sha256 } from '../src/fs/hash.ts';
+import { codePoints, codeUnitSort } from '../src/tokens/hash.ts';
 import { findCorpus, readCorpusManifest, type CorpusEntry } from '../src/tokens/manifest.ts';
 
 const manifest = readCorpusManifest();

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { get_encoding } from 'tiktoken';
 import { openTokenizer, type TokenCounter } from '../src/tokens/adapters.ts';
 import { assertNoSpecialStrings, countCorpus } from '../src/tokens/count.ts';
-import { sha256File } from '../src/tokens/hash.ts';
+import { sha256File } from '../src/fs/hash.ts';
 import { findTokenizer, readTokenizerManifest, type TokenizerEntry } from '../src/tokens/manifest.ts';
 
 const manifest = readTokenizerManifest();

@@ -33,6 +33,28 @@ export function e2eS(r: SimResult, from = 0, to = r.n): Float64Array {
   return out;
 }
 
+/**
+ * Time per output token of request i, s: (finish − first token) / (output tokens − 1),
+ * vLLM's per-request TPOT; 0 for a request with one output token (it has no gap).
+ */
+export function tpotS(r: SimResult, i: number): number {
+  return r.osl[i] > 1 ? (r.finishT[i] - r.firstT[i]) / (r.osl[i] - 1) : 0;
+}
+
+/** Mean TPOT of the requests `idx` that have one (more than one output token), ms. */
+export function meanTpotMs(r: SimResult, idx: ArrayLike<number>): number {
+  let s = 0;
+  let k = 0;
+  for (let j = 0; j < idx.length; j++) {
+    const i = idx[j];
+    if (r.osl[i] > 1) {
+      s += tpotS(r, i);
+      k++;
+    }
+  }
+  return (1000 * s) / k;
+}
+
 /** Indices of requests whose send time lies in [start, end]. */
 export function sentWithin(r: SimResult, start: number, end: number): number[] {
   const idx: number[] = [];

@@ -9,7 +9,7 @@
 import { defaultServerConfig, inferencexLengths, poissonTimes, simulate, type ServerConfig, type SimResult } from '../../src/sim/index.ts';
 import { createRng } from '../../src/rng/index.ts';
 import { linearPercentile } from '../../src/stats/index.ts';
-import { closedLoopLittle, meanOf, pick, sentWithin, steadyWindow, ttftMs } from './measure.ts';
+import { closedLoopLittle, meanOf, meanTpotMs, pick, sentWithin, steadyWindow, ttftMs } from './measure.ts';
 import { StepLog } from './step-log.ts';
 
 /** The sweep's workload: InferenceX 1k/1k, 20 × slots prompts, one seed. */
@@ -54,19 +54,6 @@ function lengths(seed: number, label: string, n: number) {
   };
 }
 
-function tpotMs(r: SimResult, idx: ArrayLike<number>): number {
-  let s = 0;
-  let k = 0;
-  for (let j = 0; j < idx.length; j++) {
-    const i = idx[j];
-    if (r.osl[i] > 1) {
-      s += (r.finishT[i] - r.firstT[i]) / (r.osl[i] - 1);
-      k++;
-    }
-  }
-  return (1000 * s) / k;
-}
-
 /** One point of the closed-loop sweep (memoized on slots, server and seed). */
 export function closedPoint(slots: number, cfg: ServerConfig = defaultServerConfig(), seed: number = SWEEP.seed): ClosedPoint {
   const key = JSON.stringify([slots, cfg, seed]);
@@ -84,7 +71,7 @@ export function closedPoint(slots: number, cfg: ServerConfig = defaultServerConf
     rate: little.rate,
     tokPerS: log.tokensIn(w.start, w.end) / (w.end - w.start),
     ttftMs: ttft,
-    tpotMeanMs: tpotMs(r, idx),
+    tpotMeanMs: meanTpotMs(r, idx),
     meanE2E: little.meanE2E,
     littleInFlight: little.inFlight,
     preemptions: r.preemptions,
@@ -125,7 +112,7 @@ export function openRun(rate: number, n: number, seed: number, cfg: ServerConfig
     rate,
     n,
     ttftMs: ttft,
-    tpotMeanMs: tpotMs(r, idx),
+    tpotMeanMs: meanTpotMs(r, idx),
     inSystem: area / (t1 - t0),
     littlePredicted: keptRate * (lat / (b - a)),
     preemptions: r.preemptions,

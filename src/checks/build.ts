@@ -5,7 +5,7 @@
  * experiments and before the site is built; a claim that fails stops the build.
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../pipeline/fsutil.ts';
+import { writeFileAtomic } from '../fs/atomic.ts';
 import { readJson, SCHEMAS } from '../pipeline/outputs.ts';
 import { UserError } from '../errors.ts';
 import { evaluateAll, failureLine, serializeClaims, type ClaimsFile, type NumberEntry } from './evaluate.ts';

@@ -8,19 +8,7 @@
  */
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
-
-/** A number option within bounds a real run can need; anything else is a typo. */
-function bounded(name: string, lo: number, hi: number, opts: { integer?: boolean; openLow?: boolean } = {}) {
-  return (v: string): number => {
-    const x = Number(v);
-    const kind = opts.integer ? 'a whole number' : 'a number';
-    const low = opts.openLow ? `> ${lo}` : `≥ ${lo}`;
-    if (v.trim() === '' || !Number.isFinite(x) || (opts.integer && !Number.isInteger(x)) || (opts.openLow ? x <= lo : x < lo) || x > hi) {
-      throw new UserError(`${name} must be ${kind} ${low} and ≤ ${hi}, got "${v}"`);
-    }
-    return x;
-  };
-}
+import { numberOption } from './options.ts';
 
 const fmt = (v: number): string => String(+v.toPrecision(6));
 
@@ -30,12 +18,12 @@ export function register(program: Command): void {
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
     .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or vLLM, AIPerf, GuideLLM, LLMPerf, SGLang or MLPerf results')
     .option('--format <name>', 'stopwatches, vllm, aiperf, guidellm, llmperf, sglang, mlperf-detail, mlperf-summary or mlperf-trace (default: detected)')
-    .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', bounded('--entry', 0, 1e6, { integer: true }))
+    .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
-    .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', bounded('--llama2-inflation', 0.5, 3))
-    .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', bounded('--llmperf-extra-messages', 0, 8, { integer: true }))
-    .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', bounded('--ttft-deadline', 0, 600, { openLow: true }))
-    .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', bounded('--tbt-deadline', 0, 60, { openLow: true }))
+    .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
+    .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', numberOption('--llmperf-extra-messages', { min: 0, max: 8, integer: true }))
+    .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', numberOption('--ttft-deadline', { min: 0, max: 600, above: true }))
+    .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', numberOption('--tbt-deadline', { min: 0, max: 60, above: true }))
     .action(async (file: string, opts: { format?: string; entry?: number; json?: boolean; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
       const { loadMetricsInput, markUnsupported } = await import('../importers/for-metrics.ts');
       const { metricsReport, formatGrouped } = await import('../metrics/report.ts');

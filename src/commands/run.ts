@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.ts';
 import { parseShard, type Shard } from '../pipeline/shard.ts';
+import { numberOption } from './options.ts';
 
 export interface RunFlags {
   only?: string[];
@@ -25,22 +26,14 @@ export interface RunFlags {
   remoteWrite?: boolean;
 }
 
-function positiveInt(flag: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} ${v}: a whole number ≥ 1 is required`);
-    return n;
-  };
-}
-
 export function register(program: Command): void {
   program
     .command('run')
     .description('run the experiments (cached by content) and write numbers and figures to src/generated/')
     .option('--only <ids...>', 'run only these experiments (the others keep their previous outputs)')
     .option('--force', 'ignore the cache and rerun every selected job')
-    .option('-j, --jobs <n>', 'worker threads (default: one per core)', positiveInt('--jobs'))
-    .option('--timeout <seconds>', 'per-job timeout, overriding the experiments\' own (default 1800)', positiveInt('--timeout'))
+    .option('-j, --jobs <n>', 'worker threads (default: one per core)', numberOption('--jobs', { min: 1, integer: true }))
+    .option('--timeout <seconds>', 'per-job timeout, overriding the experiments\' own (default 1800)', numberOption('--timeout', { min: 1, integer: true }))
     .option('--no-png', 'skip PNG rendering (SVG only)')
     .option('--shard <i/n>', 'run only shard i of n of the missing jobs and fill the cache (merge with `stopwatches cache merge`)', parseShard)
     .option('--remote-cache <url>', 'shared results: http(s)://HOST/PREFIX (Bazel remote-cache layout) or s3://BUCKET/PREFIX (default: $STOPWATCHES_REMOTE_CACHE)')
@@ -64,7 +57,7 @@ export async function runCommand(flags: RunFlags, root: string): Promise<void> {
   const t0 = performance.now();
   const { runPipeline } = await import('../pipeline/runner.ts');
   const { plainReporter, ttyReporter, formatDuration } = await import('../pipeline/progress.ts');
-  const { removeTempFiles } = await import('../pipeline/fsutil.ts');
+  const { removeTempFiles } = await import('../fs/atomic.ts');
   const { remoteFromConfig } = await import('../pipeline/remote/cache.ts');
   const remote = remoteFromConfig({ url: flags.remoteCache, write: flags.remoteWrite });
   const tty = !!process.stdout.isTTY && !process.env.CI;

@@ -1,7 +1,9 @@
-import { chmodSync, closeSync, fsyncSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { fsErrorLine, UserError } from '../errors.ts';
+import { writeFileAtomicSync } from '../fs/atomic.ts';
+import { numberOption } from './options.ts';
 
 interface SimulateFlags {
   out?: string;
@@ -30,8 +32,8 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the result here instead of stdout')
     .option('--tokens', 'add requests.token_times: every output token time per request')
     .option('--steps', 'add step_trace: one row per engine step')
-    .option('--max-request-steps <n>', 'refuse runs that serve more request-steps than this (default 1e8, a few seconds)', positiveNumber('--max-request-steps'))
-    .option('--max-output-mb <mb>', 'refuse results larger than this many MB (default 256)', positiveNumber('--max-output-mb'))
+    .option('--max-request-steps <n>', 'refuse runs that serve more request-steps than this (default 1e8, a few seconds)', numberOption('--max-request-steps', { min: 0, above: true }))
+    .option('--max-output-mb <mb>', 'refuse results larger than this many MB (default 256)', numberOption('--max-output-mb', { min: 0, above: true }))
     .action(async (file: string, opts: SimulateFlags) => {
       const { caseFromJson, estimateWork, nonFiniteTime, resultChunks, SIMULATE_LIMITS, STEP_ROW_BYTES } = await import('../sim/case.ts');
       const { runEngine, SimulationError } = await import('../sim/engine.ts');
@@ -141,14 +143,6 @@ function progressLine(least: number): (done: number | null) => void {
   };
 }
 
-function positiveNumber(flag: string) {
-  return (v: string): number => {
-    const x = Number(v);
-    if (!(x > 0) || !Number.isFinite(x)) throw new UserError(`${flag} must be a number > 0 (such as 5e8), got "${v}"`);
-    return x;
-  };
-}
-
 function readProblem(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file; check the path';
@@ -232,19 +226,10 @@ function writeDirect(out: string, target: string, chunks: Iterable<string>): voi
 
 /** Write to a temp file beside the target, then rename: readers never see a partial file. */
 function writeAtomic(out: string, target: string, chunks: Iterable<string>, mode?: number): void {
-  const tmp = `${target}.tmp-${process.pid}`;
-  let fd: number | undefined;
   try {
-    fd = openSync(tmp, 'wx');
-    writeAll(fd, chunks);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    if (mode !== undefined) chmodSync(tmp, mode & 0o7777); // replacing a file keeps its permissions
-    renameSync(tmp, target);
+    // Replacing a file keeps its permissions; the result is the user's, so its name is made durable too.
+    writeFileAtomicSync(target, buffered(chunks), { ...(mode !== undefined ? { mode } : {}), syncDir: true });
   } catch (err) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
     throw new UserError(cannotWrite(out, err));
   }
 }

@@ -14,8 +14,9 @@ import { build, type Loader, type Plugin } from 'esbuild';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sha256 } from './hash.ts';
-import { toPosix, writeFileAtomic } from './fsutil.ts';
+import { sha256 } from '../fs/hash.ts';
+import { writeFileAtomic } from '../fs/atomic.ts';
+import { toPosix } from './fsutil.ts';
 
 export interface ExperimentBundle {
   /** Absolute path of the bundled ES module (exports `experiment`, `createRng`, `hashLabel`, `encodeResult`). */

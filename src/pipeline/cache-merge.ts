@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { UserError } from '../errors.ts';
 import { JobCache, verifyEntry } from './cache.ts';
-import { writeFileAtomic } from './fsutil.ts';
+import { writeFileAtomic } from '../fs/atomic.ts';
 
 export interface MergeReport {
   copied: number;

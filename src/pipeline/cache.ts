@@ -13,8 +13,9 @@
  */
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson, sha256 } from './hash.ts';
-import { writeFileAtomic } from './fsutil.ts';
+import { sha256 } from '../fs/hash.ts';
+import { canonicalJson } from './hash.ts';
+import { writeFileAtomic } from '../fs/atomic.ts';
 
 /** Bump when the entry format or the meaning of a key changes: every entry becomes stale. */
 export const CACHE_FORMAT = 1;

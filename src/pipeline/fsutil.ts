@@ -1,87 +1,10 @@
 /**
- * Atomic writes: every file the pipeline writes goes to a temp file beside its
- * target and is renamed into place, so an interrupted build (Ctrl-C, a kill, a
- * full disk) leaves either the old file or the new one, never half of one.
- * Temp files in flight are tracked so the Ctrl-C handler can remove them.
+ * Paths and file-system errors as the pipeline reports them. The atomic writer
+ * (and the temp files it leaves to sweep) lives in src/fs/atomic.ts.
  */
-import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { UserError } from '../errors.ts';
-
-const TEMP_MARK = '.tmp-';
-const inFlight = new Set<string>();
-
-function tempPath(target: string): string {
-  // The pid in the name lets a later run tell an orphan (its writer is gone) from a live write.
-  return `${target}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
-}
-
-/** Writes the temp file; tests replace it with one that fails half-way, as a crash or a full disk would. */
-export type TempWriter = (tmp: string, data: string | Uint8Array) => Promise<void>;
-
-export async function writeFileAtomic(target: string, data: string | Uint8Array, writeTemp: TempWriter = writeFile): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  const tmp = tempPath(target);
-  inFlight.add(tmp);
-  try {
-    await writeTemp(tmp, data);
-    await rename(tmp, target);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  } finally {
-    inFlight.delete(tmp);
-  }
-}
-
-/** Removes every temp file this process has in flight (Ctrl-C, fatal error). Synchronous: safe in a signal handler. */
-export function removeTempFiles(): number {
-  let n = 0;
-  for (const tmp of inFlight) {
-    try {
-      rmSync(tmp, { force: true });
-      n++;
-    } catch {
-      /* already gone */
-    }
-  }
-  inFlight.clear();
-  return n;
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Deletes temp files under `dir` left by writers that no longer run (a kill -9 skips every handler). */
-export function sweepOrphanTemps(dir: string): number {
-  let n = 0;
-  let names: string[];
-  try {
-    names = readdirSync(dir, { recursive: true }) as string[];
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    const base = basename(name);
-    const at = base.lastIndexOf(TEMP_MARK);
-    if (at < 0) continue;
-    const pid = Number(base.slice(at + TEMP_MARK.length).split('-')[0]);
-    if (Number.isInteger(pid) && !alive(pid)) {
-      rmSync(join(dir, name), { force: true });
-      n++;
-    }
-  }
-  return n;
-}
+import { TEMP_MARK } from '../fs/atomic.ts';
 
 export function toPosix(path: string): string {
   return path.split('\\').join('/');

@@ -1,13 +1,8 @@
 /**
- * Hashing and canonical JSON: the two primitives of the content-addressed cache.
- * Canonical JSON sorts object keys by code unit (never a locale), so two configs
- * that differ only in key order get the same key.
+ * Canonical JSON, which with sha256 (src/fs/hash.ts) makes the content-addressed
+ * cache's keys. Canonical JSON sorts object keys by code unit (never a locale),
+ * so two configs that differ only in key order get the same key.
  */
-import { createHash } from 'node:crypto';
-
-export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /**
  * JSON with object keys sorted at every depth. Rejects what JSON cannot hold

@@ -25,11 +25,11 @@
  * Reading is strict (zod): a file that is not what the writer writes is one
  * `OutputError` naming the file, the field and the fix, never a guess.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.ts';
+import { git } from './git.ts';
 import { canonicalJson } from './hash.ts';
 import type { Clauses, NumbersFile } from './types.ts';
 
@@ -316,10 +316,6 @@ export function readOutputDir(dir: string, label: string, fix: string): OutputSe
     }
   }
   return { label, numbers, figures, data, where };
-}
-
-function git(root: string, args: string[]): Buffer {
-  return execFileSync('git', args, { cwd: root, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** A folder (default test/snapshots) as committed at `rev`, read with `git show REV:path`; nothing is checked out. */

@@ -13,7 +13,6 @@
  * output writes, cache writes, the job runner), so tests drive the whole
  * pipeline in temp directories with failures injected where they want them.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -25,9 +24,11 @@ import { bundleExperiment, bundleFigures, type ExperimentBundle } from './bundle
 import { JobCache, jobKey, type EntryHeader, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
 import { describeRemote, pullFromRemote, type RemoteCache, type RemoteStats } from './remote/cache.ts';
 import { describeShare, shareOf, type Shard, type ShardReport } from './shard.ts';
-import { describeFsError, removeTempFiles, sweepOrphanTemps, toPosix, writeFileAtomic } from './fsutil.ts';
+import { removeTempFiles, sweepOrphanTemps, writeFileAtomic } from '../fs/atomic.ts';
+import { describeFsError, toPosix } from './fsutil.ts';
 import { decodeResult } from './codec.ts';
-import { canonicalJson, deepFreeze, sha256 } from './hash.ts';
+import { sha256, sha256File } from '../fs/hash.ts';
+import { canonicalJson, deepFreeze } from './hash.ts';
 import { formatNumbersFile, formatNumberIds, mergeNumbers, sortNumbers, validateNumbers } from './numbers.ts';
 import {
   compareOutputs,
@@ -243,7 +244,7 @@ function resolveOptions(options: RunOptions): Run {
     bundleDir,
     out: outputPaths(options.outDir ?? join(root, GENERATED_DIR)),
     snapshot: outputPaths(options.snapshotDir ?? join(root, SNAPSHOT_DIR)),
-    lockfile: existsSync(lockfilePath) ? fileSha256(lockfilePath) : 'none',
+    lockfile: existsSync(lockfilePath) ? sha256File(lockfilePath) : 'none',
     runtimesPath: join(root, RUNTIMES_FILE),
     signal,
     submitOrder: options.submitOrder ?? 'registry',
@@ -404,10 +405,6 @@ export function dependencyOrder(defs: Pick<ExperimentDefinition, 'id' | 'needs'>
 
 // ---------------------------------------------------------------- plan
 
-function fileSha256(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
 /** Declared inputs (files or folders, root-relative) → sha256 per file, sorted. */
 function hashInputs(root: string, id: string, inputs: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -415,7 +412,7 @@ function hashInputs(root: string, id: string, inputs: string[]): Record<string, 
     const st = statSync(abs);
     if (st.isDirectory()) {
       for (const name of (readdirSync(abs) as string[]).sort()) add(join(abs, name));
-    } else out[toPosix(relative(root, abs))] = fileSha256(abs);
+    } else out[toPosix(relative(root, abs))] = sha256File(abs);
   };
   for (const input of inputs) {
     const abs = resolve(root, input);

@@ -11,7 +11,7 @@
  * unknown number or figure fails the build. A figure whose SVG or PNG is not
  * the file the build recorded is refused, never served.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../fs/hash.ts';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve, relative } from 'node:path';
 import type { z } from 'zod';
@@ -115,8 +115,6 @@ export interface LoadedFigure {
   svg: string;
   pngPath: string;
 }
-
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * One figure's metadata and SVG text. Throws naming the page when the figure

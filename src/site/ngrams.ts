@@ -10,7 +10,7 @@
  *     one token `#`, so "twenty times" in one text matches "<Num/> times" in the other.
  * A run of either reading that the article also has is shared.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../fs/hash.ts';
 
 export const NGRAM_SIZE = 8;
 const HASH_HEX = 16;
@@ -42,7 +42,7 @@ function wildcardWords(text: string): string[] {
 }
 
 export function hashRun(run: string): string {
-  return createHash('sha256').update(run).digest('hex').slice(0, HASH_HEX);
+  return sha256(run).slice(0, HASH_HEX);
 }
 
 /**

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.ts';
-import { sha256 } from './hash.ts';
+import { sha256 } from '../fs/hash.ts';
 import { packageDir, type PinnedFile, type TokenizerEntry } from './manifest.ts';
 
 export interface TokenCounter {

@@ -11,7 +11,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { UserError } from '../errors.ts';
-import { codePoints, codeUnitSort, sha256 } from './hash.ts';
+import { sha256 } from '../fs/hash.ts';
+import { codePoints, codeUnitSort } from './hash.ts';
 import { packageDir, type CorpusEntry, type CorpusFile } from './manifest.ts';
 
 export interface CorpusText {

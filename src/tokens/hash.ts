@@ -1,17 +1,8 @@
 /**
- * SHA-256 helpers for verifying pinned inputs (tokenizer files, corpora).
- * Hex, lowercase, as `sha256sum` prints it.
+ * Orders and counts for pinned inputs (tokenizer files, corpora): paths sorted
+ * the same on every machine, characters counted one way. Their hash is
+ * src/fs/hash.ts.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-export function sha256File(path: string): string {
-  return sha256(readFileSync(path));
-}
 
 /** Sorts strings by UTF-16 code units (the default `<` order), never by locale. */
 export function codeUnitSort(paths: readonly string[]): string[] {

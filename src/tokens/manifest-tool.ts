@@ -6,9 +6,10 @@
  *   npx tsx src/tokens/manifest-tool.ts           # check: exit 1 and list differences
  *   npx tsx src/tokens/manifest-tool.ts --write   # rewrite the computed fields
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256 } from './hash.ts';
+import { writeFileAtomicSync } from '../fs/atomic.ts';
+import { sha256 } from '../fs/hash.ts';
 import { openTokenizer } from './adapters.ts';
 import { scanCorpus } from './corpora.ts';
 import {
@@ -31,9 +32,7 @@ function installedVersion(root: string, pkg: string): string {
 }
 
 function writeJson(root: string, rel: string, value: unknown): void {
-  const tmp = join(root, `${rel}.tmp`);
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, join(root, rel));
+  writeFileAtomicSync(join(root, rel), `${JSON.stringify(value, null, 2)}\n`);
 }
 
 export async function computeManifests(root = process.cwd()) {

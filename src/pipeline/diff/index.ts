@@ -14,13 +14,15 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { writeFileAtomicSync } from '../../fs/atomic.ts';
 import { toPosix } from '../fsutil.ts';
 import { renderHtml, type FigureImages } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { byRelativeSize, EMPTY_CONTEXT } from './numbers.ts';
 import { numberLine, summaryLines } from './format.ts';
 import { computeDiff, type DiffContext, type DiffResult } from './result.ts';
-import { git, loadDir, loadGitRevision, resolveCommit, type Side } from './sides.ts';
+import { git } from '../git.ts';
+import { loadDir, loadGitRevision, resolveCommit, type Side } from './sides.ts';
 import { whyChanged, type ExperimentInputs, type WhyMap } from './why.ts';
 
 /** Where a build copied into a report says which commit it is of (read by `stopwatches snapshot --from`). */
@@ -78,8 +80,7 @@ export function runDiff(opts: DiffOptions): DiffRun {
     const file = resolve(opts.markdown);
     mkdirSync(dirname(file), { recursive: true });
     // Whole or not at all: the workflow posts whatever file is there.
-    writeFileSync(`${file}.tmp-${process.pid}`, markdown);
-    renameSync(`${file}.tmp-${process.pid}`, file);
+    writeFileAtomicSync(file, markdown);
   }
   for (const l of summaryLines(result, rel(report), { all: opts.all })) log(l);
   return { result, report, markdown };

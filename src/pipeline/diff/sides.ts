@@ -5,7 +5,7 @@
  * Errors are the outputs module's, one line naming the file and the fix,
  * prefixed with the command that read them.
  */
-import { execFileSync } from 'node:child_process';
+import { git } from '../git.ts';
 import { OutputError, readGitRevision, readOutputDir, type OutputSet } from '../outputs.ts';
 import { UserError } from '../../errors.ts';
 import type { NumbersFile } from '../types.ts';
@@ -19,10 +19,6 @@ export interface Side extends OutputSet {
 
 /** `<experiment>.<figure>` → its experiment. */
 export const experimentOf = (key: string) => key.split('.')[0]!;
-
-export function git(root: string, args: string[]): Buffer {
-  return execFileSync('git', args, { cwd: root, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 /** The full commit id of a revision; null when it is none, or the root is not in a git repository. */
 export function resolveCommit(root: string, rev: string): string | null {

@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { git } from './sides.ts';
+import { git } from '../git.ts';
 
 /** What an experiment's results depend on, root-relative paths. */
 export interface ExperimentInputs {
