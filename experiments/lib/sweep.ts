@@ -6,7 +6,7 @@
  * recomputes the one it needs (memoized per worker) instead of the pipeline
  * passing results between experiments.
  */
-import { defaultServerConfig, inferencexLengths, poissonTimes, simulate, type ServerConfig, type SimResult } from '../../src/sim/index.ts';
+import { defaultServerConfig, inferencexLengths, poissonTimes, simulate, type ServerConfig } from '../../src/sim/index.ts';
 import { createRng } from '../../src/rng/index.ts';
 import { linearPercentile } from '../../src/stats/index.ts';
 import { closedLoopLittle, meanOf, meanTpotMs, pick, sentWithin, steadyWindow, ttftMs } from './measure.ts';
