@@ -10,10 +10,10 @@ import { parseHTML } from 'linkedom';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/checks/predicates.ts';
-import { evaluateAll, evaluateClaim, failureLine, fillText, serializeClaims, type NumberEntry } from '../src/checks/evaluate.ts';
-import { SECTION_CHECKS, UNKNOWN_SECTIONS, registryProblems } from '../src/checks/registry.ts';
-import { claimChangesFromNumbers, claimChangesLine, claimsReport, compareClaims } from '../src/checks/diff.ts';
+import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/claims/predicates.ts';
+import { evaluateAll, evaluateClaim, failureLine, fillText, serializeClaims, type NumberEntry } from '../src/claims/evaluate.ts';
+import { SECTION_CHECKS, UNKNOWN_SECTIONS, registryProblems } from '../src/claims/registry.ts';
+import { claimChangesFromNumbers, claimChangesLine, claimsReport, compareClaims } from '../src/claims/diff.ts';
 import { loadDir } from '../src/pipeline/diff/sides.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -18,7 +18,7 @@ import { UserError } from '../src/errors.ts';
 import { compareData, dataRows } from '../src/pipeline/diff/data.ts';
 import { fmtRel, numberLine, summaryLines } from '../src/pipeline/diff/format.ts';
 import { runDiff } from '../src/pipeline/diff/index.ts';
-import { compareNumbers, EMPTY_CONTEXT, type NumberContext } from '../src/pipeline/diff/numbers.ts';
+import { numberRows, EMPTY_CONTEXT, type NumberContext } from '../src/pipeline/diff/numbers.ts';
 import { computeDiff, hasChanges } from '../src/pipeline/diff/result.ts';
 import { loadDir } from '../src/pipeline/diff/sides.ts';
 import { describeInput, valueChanges } from '../src/pipeline/diff/why.ts';
@@ -422,7 +422,7 @@ describe('numbers over seeds in the diff', () => {
       value: 40, unit: 'ms', n: 576, interval: null, experiment: 'e', seeds: 20,
       spread: { min: 38, q1: 39, median: 40, q3, max: 59, ...(modes ? { modes: [{ min: 38, median: 39, max: 42, seeds: modes[0] }, { min: 51, median: 55, max: 59, seeds: modes[1] }] } : {}) },
     });
-    const rows = compareNumbers({ 'e.p99_ms': entry(52) as never }, { 'e.p99_ms': entry(53, [13, 7]) as never });
+    const rows = numberRows({ 'e.p99_ms': entry(52) as never }, { 'e.p99_ms': entry(53, [13, 7]) as never });
     expect(rows).toHaveLength(1);
     const line = numberLine(rows[0]!, 0.1);
     expect(line).toContain('unchanged');

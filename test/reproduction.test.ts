@@ -12,8 +12,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PUBLISHED, whereText, type Published } from '../src/site/published.ts';
-import { SECTION_CHECKS } from '../src/checks/registry.ts';
+import { PUBLISHED, whereText, type Published } from '../src/published.ts';
+import { SECTION_CHECKS } from '../src/claims/registry.ts';
 import { reproductionRows, bandCounts, contradictedClaims, groupRows, groupCounts, sectionOf, seedPosition, toUnit, BANDS, GROUPS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
 import { heading } from '../src/outline.ts';
 import { numberWords, strayDigits } from '../src/site/prose.ts';

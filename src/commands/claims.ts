@@ -1,6 +1,6 @@
 /**
  * `stopwatches claims [--dir DIR]`: checks every comparative sentence of the
- * article on the build's numbers (src/checks/) and writes DIR/claims.json.
+ * article on the build's numbers (src/claims/) and writes DIR/claims.json.
  * Exit status 0 when every claim holds or is marked as the original article's
  * and contradicted; 1 with one line per failing claim; 2 when numbers.json is
  * missing or unreadable.
@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .description('check the article’s comparative sentences on the numbers and write claims.json')
     .option('--dir <dir>', 'directory holding numbers.json (default: src/generated, or STOPWATCHES_GENERATED)')
     .action(async (flags: { dir?: string }) => {
-      const { checkClaims } = await import('../checks/build.ts');
+      const { checkClaims } = await import('../claims/build.ts');
       const { generatedDir } = await import('../site/data.ts');
       const { file, failures, written } = await checkClaims(flags.dir ?? generatedDir());
       const s = file.summary;

@@ -36,10 +36,10 @@ export function register(program: Command): void {
 type Side = import('../pipeline/diff/sides.ts').Side;
 
 export async function siteContext(root: string): Promise<import('../pipeline/diff/index.ts').DiffContext> {
-  const { PUBLISHED } = await import('../site/published.ts');
+  const { PUBLISHED } = await import('../published.ts');
   const { FAR_OFF, toUnit } = await import('../site/reproduction.ts');
   const { citedNumbers } = await import('../site/cited.ts');
-  const { claimChangesFromNumbers } = await import('../checks/diff.ts');
+  const { claimChangesFromNumbers } = await import('../claims/diff.ts');
   const published = new Map<string, { value: number; unit: string }>();
   for (const p of PUBLISHED) if (!published.has(p.id)) published.set(p.id, { value: p.published, unit: p.unit });
   // Today's checked sentences evaluated on both sides' numbers: which sentences the change of numbers moved.

@@ -21,7 +21,7 @@ import { readSource, SOURCE_FILE } from './diff/index.ts';
 import { loadDir, resolveCommit } from './diff/sides.ts';
 import { toPosix } from './fsutil.ts';
 import { GENERATED_DIR, isFigureFile, parseOutput, readJson, SCHEMAS, SNAPSHOT_DIR } from './outputs.ts';
-import { describeNumberChanges, diffNumbers } from './numbers.ts';
+import { describeNumberChanges, compareNumbers } from './numbers.ts';
 import type { NumbersFile } from './types.ts';
 
 export interface SnapshotOptions {
@@ -118,7 +118,7 @@ export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
 
   // The build's numbers are read strictly: a corrupt build is never copied into the snapshot.
   const built = readJson(genNumbers, SCHEMAS.numbers, 'rebuild (npm run build) and accept again', toPosix(relative(root, genNumbers)));
-  const changes = diffNumbers(previousNumbers(join(snap, 'numbers.json')), built);
+  const changes = compareNumbers(previousNumbers(join(snap, 'numbers.json')), built);
   mkdirSync(snap, { recursive: true });
   copyFileSync(genNumbers, join(snap, 'numbers.json'));
   const figures = mirror(join(gen, 'figures'), join(snap, 'figures'), isFigureFile);

@@ -16,13 +16,13 @@
  * Then the article’s qualitative statements that this build contradicts. Pure:
  * the page renders what this returns.
  */
-import type { Published } from './published.ts';
-import { evaluateAll, type ClaimResult, type NumberEntry } from '../checks/evaluate.ts';
-import { SECTION_CHECKS } from '../checks/registry.ts';
-import { publishedDigits } from './published.ts';
+import type { Published } from '../published.ts';
+import { evaluateAll, type ClaimResult, type NumberEntry } from '../claims/evaluate.ts';
+import { SECTION_CHECKS } from '../claims/registry.ts';
+import { publishedDigits } from '../published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
-import { roundDecimal } from './format.ts';
+import { roundDecimal } from '../format.ts';
 import { wilsonInterval } from '../stats/proportion.ts';
 
 /** A relative difference above this is marked as far off. */

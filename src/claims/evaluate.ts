@@ -24,8 +24,8 @@
  * the claim holds is reported too.
  */
 import type { CheckedClaim } from './types.ts';
-import { formatValue, ofTotal } from '../site/format.ts';
-import { PUBLISHED } from '../site/published.ts';
+import { formatValue, ofTotal } from '../format.ts';
+import { PUBLISHED } from '../published.ts';
 import type { Values } from './predicates.ts';
 
 /** What a claim reads from numbers.json; extra fields are ignored. */
@@ -167,7 +167,7 @@ function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): Num
  * A claim's words with their numbers filled in: `{id}` is this build's value
  * (a setting such as the slot count, so no number is typed into the words) and
  * `{published:id}` the value the original article printed for that id
- * (src/site/published.ts). Returns the ids it could not fill.
+ * (src/published.ts). Returns the ids it could not fill.
  */
 export function fillText(text: string, all: Readonly<Record<string, NumberEntry>>): { text: string; missing: string[] } {
   const missing: string[] = [];
