@@ -1,55 +1,33 @@
 /**
- * Every section's checked claims, in the outline's order. A section declares
- * its claims in src/article/<section>.checks.ts, beside its prose; a test holds
- * this list to the files there and to the <Claim id> tags in the prose.
+ * A set of checked claims by section, put in the outline's order and checked
+ * for malformed or duplicate ids. The claims themselves are handed in by the
+ * caller (the article's list is src/article/checks.ts, handed in by the
+ * command layer), so this folder never imports the prose above it.
  */
 import { PROSE_SECTIONS } from '../outline.ts';
 import type { CheckedClaim } from './types.ts';
-import { CHECKS as intro } from '../article/intro.checks.ts';
-import { CHECKS as whereTheClockStarts } from '../article/where-the-clock-starts.checks.ts';
-import { CHECKS as theFirstWave } from '../article/the-first-wave.checks.ts';
-import { CHECKS as openAndClosed } from '../article/open-and-closed.checks.ts';
-import { CHECKS as theQueueNobodyTimes } from '../article/the-queue-nobody-times.checks.ts';
-import { CHECKS as percentiles } from '../article/percentiles.checks.ts';
-import { CHECKS as twoChecks } from '../article/two-checks.checks.ts';
-import { CHECKS as whatATokenIs } from '../article/what-a-token-is.checks.ts';
-import { CHECKS as whatThePromptIs } from '../article/what-the-prompt-is.checks.ts';
 
-const BY_SECTION: Record<string, readonly CheckedClaim[]> = {
-  intro,
-  'where-the-clock-starts': whereTheClockStarts,
-  'the-first-wave': theFirstWave,
-  'open-and-closed': openAndClosed,
-  'the-queue-nobody-times': theQueueNobodyTimes,
-  percentiles,
-  'two-checks': twoChecks,
-  'what-a-token-is': whatATokenIs,
-  'what-the-prompt-is': whatThePromptIs,
-};
+/** Section id → its claims, in page order. */
+export type ClaimsBySection = Readonly<Record<string, readonly CheckedClaim[]>>;
+
+/** Sections with their claims, in outline order: what evaluation walks. */
+export type SectionClaims = readonly { section: string; claims: readonly CheckedClaim[] }[];
 
 /** Sections with claims, in outline order. */
-export const SECTION_CHECKS: { section: string; claims: readonly CheckedClaim[] }[] = PROSE_SECTIONS.filter((s) => BY_SECTION[s.id]).map((s) => ({
-  section: s.id,
-  claims: BY_SECTION[s.id],
-}));
+export function sectionClaims(bySection: ClaimsBySection): SectionClaims {
+  return PROSE_SECTIONS.filter((s) => bySection[s.id]).map((s) => ({ section: s.id, claims: bySection[s.id] }));
+}
 
-/** Sections named here that are not prose sections of the outline (a typo or a removed section). */
-export const UNKNOWN_SECTIONS = Object.keys(BY_SECTION).filter((id) => !PROSE_SECTIONS.some((s) => s.id === id));
-
-/** A claim by id, with its section; undefined when no section declares it. */
-export function findClaim(id: string): { section: string; claim: CheckedClaim } | undefined {
-  for (const s of SECTION_CHECKS) {
-    const claim = s.claims.find((c) => c.id === id);
-    if (claim) return { section: s.section, claim };
-  }
-  return undefined;
+/** Sections named in `bySection` that are not prose sections of the outline (a typo or a removed section). */
+export function unknownSections(bySection: ClaimsBySection): string[] {
+  return Object.keys(bySection).filter((id) => !PROSE_SECTIONS.some((s) => s.id === id));
 }
 
 /** Duplicate or malformed ids, and unknown sections: each a line. */
-export function registryProblems(): string[] {
-  const out = UNKNOWN_SECTIONS.map((s) => `src/article/${s}.checks.ts: no prose section "${s}" in src/outline.ts`);
+export function registryProblems(bySection: ClaimsBySection): string[] {
+  const out = unknownSections(bySection).map((s) => `src/article/${s}.checks.ts: no prose section "${s}" in src/outline.ts`);
   const seen = new Map<string, string>();
-  for (const s of SECTION_CHECKS) {
+  for (const s of sectionClaims(bySection)) {
     for (const c of s.claims) {
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(c.id)) out.push(`${s.section}: claim id "${c.id}" is not lower-case letters, digits and hyphens`);
       const prev = seen.get(c.id);

@@ -13,6 +13,8 @@
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
  *   data/<experiment>.json  combined data, the rows behind the figures
+ *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json (written by
+ *                         `stopwatches claims`, read by the site; src/claims/evaluate.ts)
  *
  * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png and
  * data/*.json. A mismatching figure's new version is written beside its
@@ -55,6 +57,7 @@ export function outputPaths(dir: string) {
     png: (key: string) => join(figures, `${key}.png`),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
+    claims: join(dir, 'claims.json'),
   };
 }
 
@@ -158,6 +161,46 @@ export interface ExperimentIndex {
 /** Wall-clock run times of the last build (RUNTIMES_FILE): experiment id → summed job milliseconds. */
 export type Runtimes = Record<string, number>;
 
+/** A checked claim's status on one build's numbers (meanings in src/claims/evaluate.ts). */
+export type ClaimStatus = 'holds' | 'fails' | 'contradicted' | 'stale';
+
+export interface SeedVerdict {
+  /** Largest number of seeds behind any of the claim's numbers. */
+  seeds: number;
+  /** True when the claim holds at every combination of the numbers' min and max over seeds. */
+  holdsAcrossSpread: boolean;
+  /** The smallest slack over those combinations. */
+  worstSlack: number | null;
+  /** Share of seeds for which the claim holds, when per-seed values are available for every number with a spread. */
+  share?: number;
+  /** Set when the claim reads too many numbers with a spread to try every combination of extremes: the worst case was searched greedily. */
+  searched?: 'greedy';
+}
+
+/** One claim of claims.json. */
+export interface ClaimResult {
+  id: string;
+  section: string;
+  says: string;
+  kind: string;
+  status: ClaimStatus;
+  /** Signed distance to flipping, in the claim's terms (null when a number is missing or infinite). */
+  slack: number | null;
+  margin: string;
+  numbers: { id: string; value: number | null; unit: string }[];
+  seeds?: SeedVerdict;
+  /** For a claim of the original article: how the article put it. */
+  article?: string;
+  /** For a claim of the original article: why our numbers may differ, when a difference of set-up is known. */
+  why?: string;
+}
+
+/** claims.json. */
+export interface ClaimsFile {
+  claims: ClaimResult[];
+  summary: { checked: number; hold: number; contradicted: number; fail: number };
+}
+
 // ---------------------------------------------------------------- strict reading
 
 /** A build output or baseline that is missing or not what the writer writes. Exit 2, one line. */
@@ -170,13 +213,19 @@ export class OutputError extends UserError {
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
-const numberEntrySchema = z.looseObject({
+const seedModeSchema = z.strictObject({ min: finite, median: finite, max: finite, seeds: z.number().int() });
+
+const numberEntrySchema = z.strictObject({
   value: finite,
   unit: z.string(),
   n: finite.nullable(),
   interval: z.tuple([finite, finite]).nullable(),
   level: finite.optional(),
   intervalKind: z.string().optional(),
+  seeds: z.number().int().optional(),
+  spread: z
+    .strictObject({ min: finite, q1: finite, median: finite, q3: finite, max: finite, modes: z.tuple([seedModeSchema, seedModeSchema]).optional() })
+    .optional(),
   experiment: z.string(),
 });
 const numbersFileSchema: z.ZodType<NumbersFile> = z.record(z.string(), numberEntrySchema);
@@ -242,12 +291,41 @@ const experimentIndexSchema: z.ZodType<ExperimentIndex> = z.strictObject({
 
 const runtimesSchema: z.ZodType<Runtimes> = z.record(z.string(), z.number());
 
+const claimStateNumber = z.number().nullable();
+const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
+  claims: z.array(
+    z.strictObject({
+      id: z.string(),
+      section: z.string(),
+      says: z.string(),
+      kind: z.string(),
+      status: z.enum(['holds', 'fails', 'contradicted', 'stale']),
+      slack: claimStateNumber,
+      margin: z.string(),
+      numbers: z.array(z.strictObject({ id: z.string(), value: claimStateNumber, unit: z.string() })),
+      seeds: z
+        .strictObject({
+          seeds: z.number().int(),
+          holdsAcrossSpread: z.boolean(),
+          worstSlack: claimStateNumber,
+          share: z.number().optional(),
+          searched: z.literal('greedy').optional(),
+        })
+        .optional(),
+      article: z.string().optional(),
+      why: z.string().optional(),
+    }),
+  ),
+  summary: z.strictObject({ checked: z.number().int(), hold: z.number().int(), contradicted: z.number().int(), fail: z.number().int() }),
+});
+
 /** The output files a reader can ask for by kind, with their schemas. */
 export const SCHEMAS = {
   numbers: numbersFileSchema,
   figureIndex: figureIndexSchema,
   experiments: experimentIndexSchema,
   runtimes: runtimesSchema,
+  claims: claimsFileSchema,
   /** Combined data: any JSON. */
   data: z.unknown(),
 } as const;

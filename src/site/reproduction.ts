@@ -17,8 +17,7 @@
  * the page renders what this returns.
  */
 import type { Published } from '../published.ts';
-import { evaluateAll, type ClaimResult, type NumberEntry } from '../claims/evaluate.ts';
-import { SECTION_CHECKS } from '../claims/registry.ts';
+import type { ClaimResult, ClaimsFile } from '../pipeline/outputs.ts';
 import { publishedDigits } from '../published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
@@ -203,8 +202,8 @@ export function bandCounts(rows: ReproRow[]): Record<Band, number> {
  * sentences of our own prose, checked the same way and listed in the dossier;
  * there is no second list of the article's claims.
  */
-export function contradictedClaims(numbers: Readonly<Record<string, NumberEntry>>): ClaimResult[] {
-  return evaluateAll(SECTION_CHECKS, numbers).claims.filter((c) => c.status === 'contradicted');
+export function contradictedClaims(claims: ClaimsFile): ClaimResult[] {
+  return claims.claims.filter((c) => c.status === 'contradicted');
 }
 
 /** The heading of our article page where a published number is used (anchor and our title). */
