@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import pngjs from 'pngjs';
 import { UserError } from '../src/errors.ts';
 import { compareData, dataRows } from '../src/pipeline/diff/data.ts';
-import { fmtRel, numberLine, summaryLines } from '../src/pipeline/diff/format.ts';
+import { numberLine, summaryLines } from '../src/pipeline/diff/format.ts';
+import { formatChange } from '../src/format/text.ts';
 import { runDiff } from '../src/pipeline/diff/index.ts';
 import { numberRows, EMPTY_CONTEXT, type NumberContext } from '../src/pipeline/diff/numbers.ts';
 import { computeDiff, hasChanges } from '../src/pipeline/diff/result.ts';
@@ -368,7 +369,7 @@ describe('helpers', () => {
   });
 
   it('formats relative changes', () => {
-    expect([fmtRel(0), fmtRel(0.1234), fmtRel(-0.5), fmtRel(2.5), fmtRel(0.00001), fmtRel(Infinity)]).toEqual(['0%', '+12.3%', '-50.0%', '+250%', '+0.0010%', '+∞ (from 0)']);
+    expect([formatChange(0), formatChange(0.1234), formatChange(-0.5), formatChange(2.5), formatChange(0.00001), formatChange(Infinity)]).toEqual(['0%', '+12.3%', '-50.0%', '+250%', '+0.0010%', '+∞ (from 0)']);
   });
 
   it('loads a folder baseline and summarizes a computed diff', () => {

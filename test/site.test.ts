@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom } from '../src/format.ts';
+import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom } from '../src/format/value.ts';
 import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
@@ -13,7 +13,7 @@ import { DOSSIER, checkDossier } from '../src/site/dossier/index.ts';
 import { numberWords } from '../src/site/prose.ts';
 import { REFERENCES } from '../src/site/references.ts';
 import { PROSE_SECTIONS, heading } from '../src/outline.ts';
-import { formatConstant } from '../src/format.ts';
+import { formatConstant } from '../src/format/constant.ts';
 
 describe('number formatting', () => {
   it('shows three significant digits with thousands separators', () => {

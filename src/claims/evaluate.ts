@@ -25,7 +25,7 @@
  * the claim holds is reported too.
  */
 import type { CheckedClaim } from './types.ts';
-import { formatValue, ofTotal } from '../format.ts';
+import { formatValue, ofTotal } from '../format/value.ts';
 import { PUBLISHED } from '../published.ts';
 import type { Values } from './predicates.ts';
 import type { ClaimResult, ClaimsFile, ClaimStatus, SeedVerdict } from '../pipeline/outputs.ts';

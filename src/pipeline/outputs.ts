@@ -40,8 +40,38 @@ import type { Clauses, NumbersFile } from './types.ts';
 /** Root-relative folders. */
 export const GENERATED_DIR = 'src/generated';
 export const SNAPSHOT_DIR = 'test/snapshots';
+/** `stopwatches diff`'s report folder. */
+export const DIFF_REPORT_DIR = 'dist/diff';
+/** The job cache, the experiments' bundles and the last build's run times: never a deterministic output. */
+export const CACHE_DIR = '.cache';
 /** Outside every deterministic output: wall-clock run times of the last build. */
-export const RUNTIMES_FILE = '.cache/runtimes.json';
+export const RUNTIMES_FILE = `${CACHE_DIR}/runtimes.json`;
+
+/** Paths under a project root's `.cache/`. */
+export function cachePaths(root: string) {
+  const dir = join(root, CACHE_DIR);
+  return {
+    dir,
+    /** Job results, content-addressed (src/pipeline/cache.ts). */
+    experiments: join(dir, 'experiments'),
+    /** Bundled experiment modules, imported by the workers. */
+    bundles: join(dir, 'bundles'),
+    runtimes: join(root, RUNTIMES_FILE),
+  };
+}
+
+/**
+ * Paths of a diff report folder: the report in three forms, and `build/`, the
+ * current outputs laid out like test/snapshots/ with `source.json` (the commit
+ * they are of), which `stopwatches snapshot --from` accepts.
+ */
+export function reportPaths(dir: string) {
+  const build = join(dir, 'build');
+  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build, source: join(build, SOURCE_FILE) };
+}
+
+/** Where a build copied into a report says which commit it is of. */
+export const SOURCE_FILE = 'source.json';
 
 /** Paths of the files of a build (or snapshot) folder. */
 export function outputPaths(dir: string) {

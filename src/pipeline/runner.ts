@@ -37,7 +37,7 @@ import {
   outputPaths,
   readJsonIfPresent,
   readOutputDir,
-  RUNTIMES_FILE,
+  cachePaths,
   SCHEMAS,
   SNAPSHOT_DIR,
   snapshotStatus,
@@ -225,10 +225,10 @@ function defaultEffects(): Effects {
 function resolveOptions(options: RunOptions): Run {
   const root = resolve(options.root);
   const fx: Effects = { ...defaultEffects(), ...options.effects };
-  const bundleDir = options.bundleDir ?? join(root, '.cache', 'bundles');
+  const bundleDir = options.bundleDir ?? cachePaths(root).bundles;
   if (relative(root, resolve(bundleDir)).startsWith('..')) throw new UserError(`bundleDir ${bundleDir} must be inside the project root ${root}`);
   const signal = options.signal;
-  const cacheDir = options.cacheDir ?? join(root, '.cache', 'experiments');
+  const cacheDir = options.cacheDir ?? cachePaths(root).experiments;
   const lockfilePath = options.lockfile ?? join(root, 'package-lock.json');
   return {
     root,
@@ -244,7 +244,7 @@ function resolveOptions(options: RunOptions): Run {
     out: outputPaths(options.outDir ?? join(root, GENERATED_DIR)),
     snapshot: outputPaths(options.snapshotDir ?? join(root, SNAPSHOT_DIR)),
     lockfile: existsSync(lockfilePath) ? fileSha256(lockfilePath) : 'none',
-    runtimesPath: join(root, RUNTIMES_FILE),
+    runtimesPath: cachePaths(root).runtimes,
     signal,
     submitOrder: options.submitOrder ?? 'registry',
     shard: options.shard,

@@ -21,7 +21,7 @@ import type { ClaimResult, ClaimsFile } from '../pipeline/outputs.ts';
 import { publishedDigits } from '../published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
-import { roundDecimal } from '../format.ts';
+import { roundDecimal } from '../format/value.ts';
 import { wilsonInterval } from '../stats/proportion.ts';
 
 /** A relative difference above this is marked as far off. */
