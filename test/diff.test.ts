@@ -26,6 +26,7 @@ import { describeInput, valueChanges } from '../src/pipeline/diff/why.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
 import { toUnit } from '../src/site/reproduction.ts';
 import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { compareOutputs, hasChanges as outputsChanged, readOutputDir } from '../src/pipeline/outputs.ts';
 
 const { PNG } = pngjs;
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -203,6 +204,22 @@ describe('npm run diff on a scratch pair', () => {
     expect(lines[0]).toMatch(/^diff: no number or figure changed/);
     expect(lines).toContain('  rendered differently with identical SVG (not a change): b.three');
     expect(markdown).toContain('rendered to different pixels from an identical SVG');
+  });
+
+  it('the snapshot comparison applies the same figure rule as the diff: a PNG-only difference is reported apart, not counted', () => {
+    const cur = baseBuild();
+    cur.figures['b.three.png'] = png(8, 8, [[2, 2]]);
+    const root = scratch(baseBuild(), cur);
+    const c = compareOutputs(readOutputDir(join(root, 'test/snapshots'), 'snapshots', 'fix'), readOutputDir(join(root, 'src/generated'), 'build', 'fix'));
+    expect(c.figures).toEqual([]);
+    expect(c.renderOnly).toEqual(['b.three']);
+    expect(outputsChanged(c)).toBe(false);
+    // An SVG that differs is a change in both.
+    cur.figures['b.three.svg'] = '<svg height="9"/>\n';
+    const root2 = scratch(baseBuild(), cur);
+    const c2 = compareOutputs(readOutputDir(join(root2, 'test/snapshots'), 'snapshots', 'fix'), readOutputDir(join(root2, 'src/generated'), 'build', 'fix'));
+    expect(c2.figures).toEqual([{ key: 'b.three', kind: 'changed', svg: true, png: true }]);
+    expect(diffIn(root2).result.figures.map((f) => [f.key, f.renderOnly])).toEqual([['b.three', false]]);
   });
 
   it('marks a value-same change (interval only), an entered neighbourhood, and a data-only change', () => {

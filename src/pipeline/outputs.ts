@@ -519,36 +519,71 @@ export interface FigureChange {
   png: boolean;
 }
 
+/** One figure's files on one side; absent when that side has none. */
+export interface FigureFiles {
+  svg?: Buffer;
+  png?: Buffer;
+}
+
+/** How one figure compares between two sides, under the one rule (figureRule). */
+export interface FigureVerdict {
+  kind: 'changed' | 'added' | 'removed';
+  /** The SVGs differ (or one side has none). */
+  svg: boolean;
+  /** The PNGs differ (or only one side has one). */
+  png: boolean;
+  /** Only the PNG differs: the same SVG rendered differently on another machine. Reported apart, never counted as a change. */
+  renderOnly: boolean;
+}
+
 /**
- * Figures whose SVG or PNG differ, sorted by key. A side without any PNG of a
- * figure (a `--no-png` build) is compared on its SVG only.
+ * The figure-change rule, stated once for the snapshot comparison, the runner
+ * and `stopwatches diff`: a figure changes when its SVG does, the
+ * deterministic output. A PNG that differs under an identical SVG (another
+ * machine's fonts or librsvg, or a `--no-png` side) is `renderOnly`: reported
+ * apart and not counted. Null when nothing differs.
  */
-export function compareFigureFiles(base: Map<string, Buffer>, cur: Map<string, Buffer>): FigureChange[] {
+export function figureRule(base: FigureFiles, cur: FigureFiles): FigureVerdict | null {
+  const differs = (a?: Buffer, b?: Buffer) => (a && b ? !a.equals(b) : !!a !== !!b);
+  const svg = differs(base.svg, cur.svg);
+  const png = differs(base.png, cur.png);
+  if (!svg && !png) return null;
+  const inBase = !!(base.svg || base.png);
+  const inCur = !!(cur.svg || cur.png);
+  const kind = inBase && inCur ? 'changed' : inBase ? 'removed' : 'added';
+  return { kind, svg, png, renderOnly: kind === 'changed' && !svg };
+}
+
+/** A figure's files in a `<key>.svg|png` → bytes map. */
+export function figureFiles(files: Map<string, Buffer>, key: string): FigureFiles {
+  const svg = files.get(`${key}.svg`);
+  const png = files.get(`${key}.png`);
+  return { ...(svg ? { svg } : {}), ...(png ? { png } : {}) };
+}
+
+/** Figures that changed under figureRule, sorted by key, and apart from them the keys whose PNG alone differs. */
+export function compareFigureFiles(base: Map<string, Buffer>, cur: Map<string, Buffer>): { changes: FigureChange[]; renderOnly: string[] } {
   const keys = [...new Set([...base.keys(), ...cur.keys()].map(figureKeyOf))].sort();
-  const out: FigureChange[] = [];
+  const changes: FigureChange[] = [];
+  const renderOnly: string[] = [];
   for (const key of keys) {
-    const get = (m: Map<string, Buffer>, ext: string) => m.get(`${key}.${ext}`);
-    const inBase = !!(get(base, 'svg') || get(base, 'png'));
-    const inCur = !!(get(cur, 'svg') || get(cur, 'png'));
-    if (!inBase || !inCur) {
-      const m = inBase ? base : cur;
-      out.push({ key, kind: inBase ? 'removed' : 'added', svg: !!get(m, 'svg'), png: !!get(m, 'png') });
-      continue;
+    const a = figureFiles(base, key);
+    const b = figureFiles(cur, key);
+    const v = figureRule(a, b);
+    if (!v) continue;
+    if (v.renderOnly) renderOnly.push(key);
+    else if (v.kind === 'changed') changes.push({ key, kind: 'changed', svg: v.svg, png: v.png });
+    else {
+      const m = v.kind === 'removed' ? a : b;
+      changes.push({ key, kind: v.kind, svg: !!m.svg, png: !!m.png });
     }
-    const differs = (ext: string) => {
-      const a = get(base, ext);
-      const b = get(cur, ext);
-      // A build without a PNG (`--no-png`) is compared on its SVG; a baseline missing one the build has is a change.
-      return a && b ? !a.equals(b) : ext === 'svg' || !!b;
-    };
-    const svg = differs('svg');
-    const png = differs('png');
-    if (svg || png) out.push({ key, kind: 'changed', svg, png });
   }
-  return out;
+  return { changes, renderOnly };
 }
 
 export interface Comparison {
+  /** Figures whose PNG alone differs (figureRule): reported apart, not counted. */
+  renderOnly: string[];
   numbers: NumberChange[];
   figures: FigureChange[];
   /** Experiments whose combined data differ (or exist on one side only); empty when either side has no data. */
@@ -565,7 +600,8 @@ export function compareOutputs(base: OutputSet, cur: OutputSet): Comparison {
       if (a === undefined || b === undefined || JSON.stringify(a) !== JSON.stringify(b)) data.push(id);
     }
   }
-  return { numbers: compareNumbers(base.numbers, cur.numbers), figures: compareFigureFiles(base.figures, cur.figures), data };
+  const figures = compareFigureFiles(base.figures, cur.figures);
+  return { numbers: compareNumbers(base.numbers, cur.numbers), figures: figures.changes, renderOnly: figures.renderOnly, data };
 }
 
 export function hasChanges(c: Comparison): boolean {

@@ -868,6 +868,8 @@ function reportComparison(run: Run, c: Comparison | null, numbers: NumbersFile, 
     run.log(`no snapshot yet (${rel}/numbers.json): accept this build with: npm run snapshot`);
     return;
   }
+  // Reported apart and not counted (figureRule): the same SVG rendered to different pixels.
+  if (c.renderOnly.length) run.log(`figures whose PNG alone differs from ${rel}/ (SVG identical, not a change): ${c.renderOnly.join(', ')}`);
   if (c.numbers.length === 0 && c.figures.length === 0) {
     run.log(`numbers and figures match ${rel}/ (${Object.keys(numbers).length} numbers, ${Object.keys(figures).length} figures)`);
     return;
