@@ -13,6 +13,7 @@
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
  *   data/<experiment>.json  combined data, the rows behind the figures
+ *   source.json           only in a diff report's build/: the commit it was built from
  *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json (written by
  *                         `stopwatches claims`, read by the site; src/claims/evaluate.ts)
  *
@@ -47,6 +48,9 @@ export const CACHE_DIR = '.cache';
 /** Outside every deterministic output: wall-clock run times of the last build. */
 export const RUNTIMES_FILE = `${CACHE_DIR}/runtimes.json`;
 
+/** Where a build copied into a report says which commit it is of. */
+export const SOURCE_FILE = 'source.json';
+
 /** Paths under a project root's `.cache/`. */
 export function cachePaths(root: string) {
   const dir = join(root, CACHE_DIR);
@@ -67,11 +71,8 @@ export function cachePaths(root: string) {
  */
 export function reportPaths(dir: string) {
   const build = join(dir, 'build');
-  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build, source: join(build, SOURCE_FILE) };
+  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build };
 }
-
-/** Where a build copied into a report says which commit it is of. */
-export const SOURCE_FILE = 'source.json';
 
 /** Paths of the files of a build (or snapshot) folder. */
 export function outputPaths(dir: string) {
@@ -88,17 +89,20 @@ export function outputPaths(dir: string) {
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
     claims: join(dir, 'claims.json'),
+    /** In a build copied into a diff report: the commit it is of (SOURCE_FILE). */
+    source: join(dir, SOURCE_FILE),
   };
 }
 
 export type OutputPaths = ReturnType<typeof outputPaths>;
 
 const FIGURE_FILE = /^(.+)\.(svg|png)$/;
-const CHANGED_FILE = /-changed\.(svg|png)$/;
+/** A mismatching snapshot figure's new version (changedFileName), never a snapshot itself. */
+export const CHANGED_FIGURE_FILE = /-changed\.(svg|png)$/;
 
 /** A figure file of a build or snapshot (`<key>.svg|png`), not a `-changed` copy. */
 export function isFigureFile(name: string): boolean {
-  return FIGURE_FILE.test(name) && !CHANGED_FILE.test(name);
+  return FIGURE_FILE.test(name) && !CHANGED_FIGURE_FILE.test(name);
 }
 
 /** `<key>.svg` → `<key>`. */

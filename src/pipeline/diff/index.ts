@@ -15,7 +15,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toPosix } from '../fsutil.ts';
-import { DIFF_REPORT_DIR, GENERATED_DIR, outputPaths, readJson, reportPaths, SCHEMAS, SNAPSHOT_DIR, SOURCE_FILE } from '../outputs.ts';
+import { DIFF_REPORT_DIR, GENERATED_DIR, outputPaths, readJson, reportPaths, SCHEMAS, SNAPSHOT_DIR } from '../outputs.ts';
 import { renderHtml, type FigureImages } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { byRelativeSize, EMPTY_CONTEXT } from './numbers.ts';
@@ -23,8 +23,6 @@ import { numberLine, summaryLines } from './format.ts';
 import { computeDiff, type DiffContext, type DiffResult } from './result.ts';
 import { git, loadDir, loadGitRevision, resolveCommit, type Side } from './sides.ts';
 import { whyChanged, type ExperimentInputs, type WhyMap } from './why.ts';
-
-export { SOURCE_FILE };
 
 export interface BuildSource {
   /** The commit the outputs were built from. */
@@ -105,7 +103,7 @@ function loadBase(root: string, base: string | undefined, snap: string, rel: (p:
 /** The source.json of a build folder, if it has a readable one. */
 export function readSource(dir: string): BuildSource | null {
   try {
-    const s = JSON.parse(readFileSync(join(dir, SOURCE_FILE), 'utf8')) as Partial<BuildSource>;
+    const s = JSON.parse(readFileSync(outputPaths(dir).source, 'utf8')) as Partial<BuildSource>;
     return { commit: typeof s.commit === 'string' ? s.commit : null, dirty: s.dirty === true };
   } catch {
     return null;
@@ -170,7 +168,7 @@ export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string
     writeFileSync(build.numbers, readFileSync(gen.numbers));
     for (const [name, buf] of cur.figures) writeFileSync(join(build.figures, name), buf);
     if (existsSync(gen.data)) cpSync(gen.data, build.data, { recursive: true });
-    writeFileSync(out.source, `${JSON.stringify(sourceOf(root), null, 2)}\n`);
+    writeFileSync(build.source, `${JSON.stringify(sourceOf(root), null, 2)}\n`);
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(dirname(outDir), { recursive: true });
     renameSync(tmp, outDir);
