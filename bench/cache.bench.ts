@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { mergeCaches } from '../src/pipeline/cache-merge.ts';
-import { formatDuration } from '../src/pipeline/progress.ts';
+import { formatDuration } from '../src/format/text.ts';
 import { startNginx } from '../test/helpers/servers.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

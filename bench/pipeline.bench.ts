@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadRegistry } from '../src/commands/run.ts';
-import { formatDuration, plainReporter } from '../src/pipeline/progress.ts';
+import { plainReporter } from '../src/pipeline/progress.ts';
+import { formatDuration } from '../src/format/text.ts';
 import { runPipeline, type RunOptions } from '../src/pipeline/runner.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -7,7 +7,7 @@
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, inferencexLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
 import { closedLoopLittle, num, steadyWindow } from './lib/measure.ts';
-import { stepTimeBound } from '../src/check/roofline.ts';
+import { stepTimeBound } from '../src/published-row/roofline.ts';
 import { StepLog } from './lib/step-log.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 

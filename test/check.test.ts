@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/errors.ts';
-import { exitStatus, littlesLaw, perUserBound, runChecks, totalBound } from '../src/check/index.ts';
-import { MODELS, GPUS } from '../src/check/presets.ts';
-import { parseBandwidth, parseDuration, parseRate } from '../src/check/units.ts';
+import { exitStatus, littlesLaw, perUserBound, runChecks, totalBound } from '../src/published-row/index.ts';
+import { MODELS, GPUS } from '../src/published-row/presets.ts';
+import { parseBandwidth, parseDuration, parseRate } from '../src/published-row/units.ts';
 import { main } from '../src/cli.ts';
 
 const L8 = MODELS['llama-3.1-8b-bf16'];

@@ -10,13 +10,16 @@ import { parseHTML } from 'linkedom';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/checks/predicates.ts';
-import { evaluateAll, evaluateClaim, failureLine, fillText, serializeClaims, type NumberEntry } from '../src/checks/evaluate.ts';
-import { SECTION_CHECKS, UNKNOWN_SECTIONS, registryProblems } from '../src/checks/registry.ts';
-import { claimChangesFromNumbers, claimChangesLine, claimsReport, compareClaims } from '../src/checks/diff.ts';
+import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/claims/predicates.ts';
+import { evaluateAll, evaluateClaim, failureLine, fillText, serializeClaims, type NumberEntry } from '../src/claims/evaluate.ts';
+import { registryProblems, sectionClaims, unknownSections } from '../src/claims/registry.ts';
+import { ARTICLE_CHECKS } from '../src/article/checks.ts';
+import { claimChangesFromNumbers, claimChangesLine, claimsReport, compareClaims } from '../src/claims/diff.ts';
 import { loadDir } from '../src/pipeline/diff/sides.ts';
+import { outputPaths, readJson, SCHEMAS } from '../src/pipeline/outputs.ts';
 
 const ROOT = join(import.meta.dirname, '..');
+const SECTION_CHECKS = sectionClaims(ARTICLE_CHECKS);
 const SNAPSHOT = JSON.parse(readFileSync(join(ROOT, 'test/snapshots/numbers.json'), 'utf8')) as Record<string, NumberEntry>;
 const n = (value: number, extra: Partial<NumberEntry> = {}): NumberEntry => ({ value, unit: 'ms', ...extra });
 
@@ -59,8 +62,8 @@ describe('declared claims and the prose', () => {
   const files = readdirSync(articleDir).sort();
 
   it('the registry is well-formed and lists every src/article/*.checks.ts', () => {
-    expect(registryProblems()).toEqual([]);
-    expect(UNKNOWN_SECTIONS).toEqual([]);
+    expect(registryProblems(ARTICLE_CHECKS)).toEqual([]);
+    expect(unknownSections(ARTICLE_CHECKS)).toEqual([]);
     const declared = files.filter((f) => f.endsWith('.checks.ts')).map((f) => f.replace(/\.checks\.ts$/, ''));
     expect(SECTION_CHECKS.map((s) => s.section).sort()).toEqual(declared.sort());
   });
@@ -131,7 +134,7 @@ describe('evaluation on the committed numbers', () => {
     const after = evaluateAll(SECTION_CHECKS, perturbed);
     const flipped = after.claims.filter((c, i) => c.status !== base.claims[i].status).map((c) => `${c.id}: ${base.claims.find((b) => b.id === c.id)!.status} → ${c.status}`);
     expect(flipped).toEqual(['oc-96-close: holds → fails']);
-    const changes = claimChangesFromNumbers(SNAPSHOT, perturbed);
+    const changes = claimChangesFromNumbers(ARTICLE_CHECKS, SNAPSHOT, perturbed);
     expect(changes[0]).toMatchObject({ id: 'oc-96-close', change: 'status' });
     expect(claimChangesLine(changes)).toMatch(/^claims: 1 changed status \(oc-96-close holds → fails\)/);
   });
@@ -179,6 +182,8 @@ describe('evaluation on the committed numbers', () => {
     expect(ok.status).toBe(0);
     expect(ok.stderr).toBe('');
     expect(ok.stdout).toMatch(/^claims: \d+ checked, \d+ hold, \d+ of the original article’s contradicted by this build, 0 fail/);
+    // The site reads this file through the outputs contract (strict schema): what the step wrote is what the pages show.
+    expect(readJson(outputPaths(dir).claims, SCHEMAS.claims, 'rerun the claims step')).toEqual(evaluateAll(SECTION_CHECKS, SNAPSHOT));
   });
 
   it('a missing numbers.json is one line and exit 2', () => {
@@ -277,10 +282,10 @@ describe('claim changes between two builds', () => {
     writeFileSync(join(dir, 'numbers.json'), JSON.stringify(moved));
     const base = loadDir(join(ROOT, 'test/snapshots'), 'snapshots', 'fix');
     const cur = loadDir(dir, 'build', 'fix');
-    const { line, changes } = claimsReport(base.numbers, cur.numbers);
+    const { line, changes } = claimsReport(ARTICLE_CHECKS, base.numbers, cur.numbers);
     expect(line).toMatch(/^claims: 1 changed status \(cliff-none-below holds → fails\)/);
     expect(changes.filter((c) => c.change === 'status').map((c) => c.id)).toEqual(['cliff-none-below']);
-    expect(claimsReport(base.numbers, base.numbers).line).toBe('claims: no checked sentence changed status or margin');
+    expect(claimsReport(ARTICLE_CHECKS, base.numbers, base.numbers).line).toBe('claims: no checked sentence changed status or margin');
   });
 });
 

@@ -16,15 +16,17 @@ import { fileURLToPath } from 'node:url';
 import pngjs from 'pngjs';
 import { UserError } from '../src/errors.ts';
 import { compareData, dataRows } from '../src/pipeline/diff/data.ts';
-import { fmtRel, numberLine, summaryLines } from '../src/pipeline/diff/format.ts';
+import { numberLine, summaryLines } from '../src/pipeline/diff/format.ts';
+import { formatChange } from '../src/format/text.ts';
 import { runDiff } from '../src/pipeline/diff/index.ts';
-import { compareNumbers, EMPTY_CONTEXT, type NumberContext } from '../src/pipeline/diff/numbers.ts';
+import { numberRows, EMPTY_CONTEXT, type NumberContext } from '../src/pipeline/diff/numbers.ts';
 import { computeDiff, hasChanges } from '../src/pipeline/diff/result.ts';
 import { loadDir } from '../src/pipeline/diff/sides.ts';
 import { describeInput, valueChanges } from '../src/pipeline/diff/why.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
 import { toUnit } from '../src/site/reproduction.ts';
 import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { compareOutputs, hasChanges as outputsChanged, readOutputDir } from '../src/pipeline/outputs.ts';
 
 const { PNG } = pngjs;
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -204,6 +206,22 @@ describe('npm run diff on a scratch pair', () => {
     expect(markdown).toContain('rendered to different pixels from an identical SVG');
   });
 
+  it('the snapshot comparison applies the same figure rule as the diff: a PNG-only difference is reported apart, not counted', () => {
+    const cur = baseBuild();
+    cur.figures['b.three.png'] = png(8, 8, [[2, 2]]);
+    const root = scratch(baseBuild(), cur);
+    const c = compareOutputs(readOutputDir(join(root, 'test/snapshots'), 'snapshots', 'fix'), readOutputDir(join(root, 'src/generated'), 'build', 'fix'));
+    expect(c.figures).toEqual([]);
+    expect(c.renderOnly).toEqual(['b.three']);
+    expect(outputsChanged(c)).toBe(false);
+    // An SVG that differs is a change in both.
+    cur.figures['b.three.svg'] = '<svg height="9"/>\n';
+    const root2 = scratch(baseBuild(), cur);
+    const c2 = compareOutputs(readOutputDir(join(root2, 'test/snapshots'), 'snapshots', 'fix'), readOutputDir(join(root2, 'src/generated'), 'build', 'fix'));
+    expect(c2.figures).toEqual([{ key: 'b.three', kind: 'changed', svg: true, png: true }]);
+    expect(diffIn(root2).result.figures.map((f) => [f.key, f.renderOnly])).toEqual([['b.three', false]]);
+  });
+
   it('marks a value-same change (interval only), an entered neighbourhood, and a data-only change', () => {
     const base = baseBuild();
     const cur = baseBuild();
@@ -368,7 +386,7 @@ describe('helpers', () => {
   });
 
   it('formats relative changes', () => {
-    expect([fmtRel(0), fmtRel(0.1234), fmtRel(-0.5), fmtRel(2.5), fmtRel(0.00001), fmtRel(Infinity)]).toEqual(['0%', '+12.3%', '-50.0%', '+250%', '+0.0010%', '+∞ (from 0)']);
+    expect([formatChange(0), formatChange(0.1234), formatChange(-0.5), formatChange(2.5), formatChange(0.00001), formatChange(Infinity)]).toEqual(['0%', '+12.3%', '-50.0%', '+250%', '+0.0010%', '+∞ (from 0)']);
   });
 
   it('loads a folder baseline and summarizes a computed diff', () => {
@@ -422,7 +440,7 @@ describe('numbers over seeds in the diff', () => {
       value: 40, unit: 'ms', n: 576, interval: null, experiment: 'e', seeds: 20,
       spread: { min: 38, q1: 39, median: 40, q3, max: 59, ...(modes ? { modes: [{ min: 38, median: 39, max: 42, seeds: modes[0] }, { min: 51, median: 55, max: 59, seeds: modes[1] }] } : {}) },
     });
-    const rows = compareNumbers({ 'e.p99_ms': entry(52) as never }, { 'e.p99_ms': entry(53, [13, 7]) as never });
+    const rows = numberRows({ 'e.p99_ms': entry(52) as never }, { 'e.p99_ms': entry(53, [13, 7]) as never });
     expect(rows).toHaveLength(1);
     const line = numberLine(rows[0]!, 0.1);
     expect(line).toContain('unchanged');

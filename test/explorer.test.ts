@@ -19,7 +19,7 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { formatValue } from '../src/site/format.ts';
+import { formatValue } from '../src/format/value.ts';
 import { defaultParams, fromQuery, toQuery, type Params } from '../src/explorer/params.ts';
 import { runExplorer } from '../src/explorer/run.ts';
 

@@ -121,7 +121,7 @@ describe('fault injection', () => {
     expectSameTree(clean, r, 'src/generated');
   });
 
-  it('the snapshot comparison covers PNGs', async () => {
+  it('the snapshot comparison reads PNGs and reports one that alone differs apart, not as a change (the figure rule)', async () => {
     const r = make(['experiments/alpha.ts']);
     await r.run();
     mkdirSync(join(r.root, 'test/snapshots/figures'), { recursive: true });
@@ -131,10 +131,15 @@ describe('fault injection', () => {
     png[png.length >> 1] ^= 0xff;
     writeFileSync(join(r.root, 'test/snapshots/figures/alpha.samples.png'), png);
     const res = await r.run();
-    expect(res.figureChanges).toEqual(['alpha.samples']);
-    expect(res.lines).toContain('  figures: alpha.samples (PNG)');
+    expect(res.figureChanges).toEqual([]);
+    expect(res.lines).toContain('figures whose PNG alone differs from test/snapshots/ (SVG identical, not a change): alpha.samples');
     const index = JSON.parse(r.read('src/generated/experiments.json').toString());
-    expect(index.experiments[0].snapshot).toEqual({ status: 'differs', numbers: 0, figures: 1 });
+    expect(index.experiments[0].snapshot).toEqual({ status: 'match', numbers: 0, figures: 0 });
+    // The SVG is what counts: change it and the figure differs.
+    writeFileSync(join(r.root, 'test/snapshots/figures/alpha.samples.svg'), `${r.read(`${FIG}.svg`).toString()}<!-- -->`);
+    const svg = await r.run();
+    expect(svg.figureChanges).toEqual(['alpha.samples']);
+    expect(svg.lines).toContain('  figures: alpha.samples (SVG, PNG)');
   });
 
   it('sweeps temp files of killed writers from every folder the build writes', async () => {

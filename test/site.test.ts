@@ -4,16 +4,16 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom } from '../src/site/format.ts';
+import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom } from '../src/format/value.ts';
 import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
-import { PUBLISHED } from '../src/site/published.ts';
-import { CLAIMS, checkClaims } from '../src/site/claims/index.ts';
+import { PUBLISHED } from '../src/published.ts';
+import { DOSSIER, checkDossier } from '../src/site/dossier/index.ts';
 import { numberWords } from '../src/site/prose.ts';
 import { REFERENCES } from '../src/site/references.ts';
 import { PROSE_SECTIONS, heading } from '../src/outline.ts';
-import { formatConstant } from '../src/site/constants-format.ts';
+import { formatConstant } from '../src/format/constant.ts';
 
 describe('number formatting', () => {
   it('shows three significant digits with thousands separators', () => {
@@ -178,16 +178,16 @@ describe('registries', () => {
   });
   it('claims spell out no numbers (a value comes from constant or numberId; formulas like L(1−r) are fine)', () => {
     const problems: string[] = [];
-    for (const c of CLAIMS.filter((c) => !c.constant)) {
-      for (const h of numberWords(c.claim)) problems.push(`${c.id}: number in words “${h.phrase}”`);
+    for (const c of DOSSIER.filter((c) => !c.constant)) {
+      for (const h of numberWords(c.statement)) problems.push(`${c.id}: number in words “${h.phrase}”`);
     }
     expect(problems, problems.join('\n')).toEqual([]);
   });
   it('claims: valid grades, unique ids, references that exist', () => {
-    checkClaims();
+    checkDossier();
     const refs = new Set(REFERENCES.map((r) => r.n));
-    for (const c of CLAIMS) for (const r of c.refs ?? []) expect(refs.has(r), `claim ${c.id} cites [${r}]`).toBe(true);
-    expect(CLAIMS.some((c) => c.id.startsWith('const-'))).toBe(true);
+    for (const c of DOSSIER) for (const r of c.refs ?? []) expect(refs.has(r), `claim ${c.id} cites [${r}]`).toBe(true);
+    expect(DOSSIER.some((c) => c.id.startsWith('const-'))).toBe(true);
   });
   it('sections: one partial per section and no orphan partial', () => {
     const files = readdirSync(join(import.meta.dirname, '..', 'src/article')).filter((f) => f.endsWith('.astro')).map((f) => f.replace(/\.astro$/, ''));

@@ -99,7 +99,7 @@ describe('tokens experiment', () => {
   });
 
   it('no value the article published appears in the code', () => {
-    // The article's published values for §14 (src/site/published.ts): written here only as the strings to look for.
+    // The article's published values for §14 (src/published.ts): written here only as the strings to look for.
     const published = ['217.9', '258.0', '15.6', '1.31', '2.17', '18.4', '1.44'];
     const files = ['experiments/tokens.ts', ...readdirSync('src/tokens').map((f) => join('src/tokens', f))];
     for (const f of files) {

@@ -1,6 +1,6 @@
 /** Checked claims of src/article/intro.astro (the findings), in page order. */
-import { above, atLeast, every, less } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { above, atLeast, every, less } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 export const CHECKS: SectionChecks = [
   {

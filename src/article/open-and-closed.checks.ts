@@ -1,6 +1,6 @@
 /** Checked claims of src/article/open-and-closed.astro, in page order. */
-import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, within } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, within } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 const oc = (slots: number, rest: string) => `open-closed.slots${slots}.${rest}`;
 const MIDDLE = [32, 64, 96, 128, 192];

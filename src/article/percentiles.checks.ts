@@ -1,6 +1,6 @@
 /** Checked claims of src/article/percentiles.astro, in page order. */
-import { above, atLeast, atMost, below, every, greater, less, monotone, narrower, ratioAtLeast, within } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { above, atLeast, atMost, below, every, greater, less, monotone, narrower, ratioAtLeast, within } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 const WINDOWS = [100, 300, 1000, 3000];
 const w = (size: number, rest: string) => `long-runs.correlation.w${size}.${rest}`;

@@ -1,6 +1,6 @@
 /** Checked claims of src/article/the-first-wave.astro, in page order. */
-import { above, between, every, greater, less, monotone, ratioBetween, within } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { above, between, every, greater, less, monotone, ratioBetween, within } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 const fw = (run: string, rest: string) => `first-wave.${run}.${rest}`;
 const rc = (recipe: string, rest: string) => `request-count.${recipe}.${rest}`;

@@ -1,6 +1,6 @@
 /** Checked claims of src/article/the-queue-nobody-times.astro, in page order. */
-import { above, atLeast, between, every, greater, less, monotone, within } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { above, atLeast, between, every, greater, less, monotone, within } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 const om = (load: number, rest: string) => `omission.load${load}.${rest}`;
 const OVERLOAD = [110, 125, 150];

@@ -1,6 +1,6 @@
 /** Checked claims of src/article/two-checks.astro, in page order. */
-import { atLeast, below, every, within } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { atLeast, below, every, within } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 export const CHECKS: SectionChecks = [
   {

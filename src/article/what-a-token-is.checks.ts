@@ -1,6 +1,6 @@
 /** Checked claims of src/article/what-a-token-is.astro, in page order. */
-import { above, every, greater, less, narrower, within } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { above, every, greater, less, narrower, within } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 const TOKENIZERS = ['llama2', 'llama3', 'gpt2', 'o200k', 'gemma3', 'qwen3', 'deepseek_v3'];
 const kchar = (tok: string, corpus: string) => `tokens.per_kchar.${tok}.${corpus}`;

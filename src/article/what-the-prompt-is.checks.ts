@@ -1,6 +1,6 @@
 /** Checked claims of src/article/what-the-prompt-is.astro, in page order. */
-import { above, every, monotone } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { above, every, monotone } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 export const CHECKS: SectionChecks = [
   {

@@ -1,6 +1,6 @@
 /** Checked claims of src/article/where-the-clock-starts.astro, in page order. */
-import { above, below, every, greater, less, within } from '../checks/predicates.ts';
-import type { SectionChecks } from '../checks/types.ts';
+import { above, below, every, greater, less, within } from '../claims/predicates.ts';
+import type { SectionChecks } from '../claims/types.ts';
 
 const sp = (tool: string) => `definitions.speed.${tool}_tok_per_s`;
 const VLLM_TPOT = sp('vllm.mean_tpot_ms');

@@ -4,7 +4,6 @@
  * `.cache/experiments`, so the next `stopwatches run` finds them.
  */
 import type { Command } from 'commander';
-import { join } from 'node:path';
 import { UserError } from '../errors.ts';
 
 export function register(program: Command): void {
@@ -15,7 +14,8 @@ export function register(program: Command): void {
     .argument('<dirs...>', 'cache folders to merge in')
     .action(async (dirs: string[]) => {
       const { mergeCaches } = await import('../pipeline/cache-merge.ts');
-      const target = join(process.cwd(), '.cache', 'experiments');
+      const { cachePaths } = await import('../pipeline/outputs.ts');
+      const target = cachePaths(process.cwd()).experiments;
       const report = await mergeCaches(target, dirs);
       const corrupt = report.corrupt.length;
       process.stdout.write(

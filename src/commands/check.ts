@@ -45,8 +45,8 @@ export function register(program: Command): void {
     .option('--gpus <n>', 'GPUs serving one replica (default 1)')
     .option('--json', 'print the outcomes as JSON')
     .action(async (flags: CheckFlags) => {
-      const { runChecks, exitStatus, formatOutcomes, gpuPreset, modelPreset } = await import('../check/index.ts');
-      const u = await import('../check/units.ts');
+      const { runChecks, exitStatus, formatOutcomes, gpuPreset, modelPreset } = await import('../published-row/index.ts');
+      const u = await import('../published-row/units.ts');
       const input: Parameters<typeof runChecks>[0] = {};
 
       const little = [flags.concurrency, flags.rate, flags.latency];

@@ -36,16 +36,17 @@ export function register(program: Command): void {
 type Side = import('../pipeline/diff/sides.ts').Side;
 
 export async function siteContext(root: string): Promise<import('../pipeline/diff/index.ts').DiffContext> {
-  const { PUBLISHED } = await import('../site/published.ts');
+  const { PUBLISHED } = await import('../published.ts');
   const { FAR_OFF, toUnit } = await import('../site/reproduction.ts');
   const { citedNumbers } = await import('../site/cited.ts');
-  const { claimChangesFromNumbers } = await import('../checks/diff.ts');
+  const { claimChangesFromNumbers } = await import('../claims/diff.ts');
+  const { ARTICLE_CHECKS } = await import('../article/checks.ts');
   const published = new Map<string, { value: number; unit: string }>();
   for (const p of PUBLISHED) if (!published.has(p.id)) published.set(p.id, { value: p.published, unit: p.unit });
   // Today's checked sentences evaluated on both sides' numbers: which sentences the change of numbers moved.
   const state = (c: { status: string; margin: string } | null) => (c ? `${c.status}: ${c.margin}` : null);
   const claimChanges = (base: Side, cur: Side) =>
-    claimChangesFromNumbers(base.numbers, cur.numbers).map((c) => ({ id: c.id, claim: c.says, old: state(c.before), new: state(c.after) }));
+    claimChangesFromNumbers(ARTICLE_CHECKS, base.numbers, cur.numbers).map((c) => ({ id: c.id, claim: c.says, old: state(c.before), new: state(c.after) }));
   return { published, farOff: FAR_OFF, toUnit, cited: citedNumbers(root), claimChanges };
 }
 

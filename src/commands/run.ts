@@ -56,7 +56,8 @@ export async function loadRegistry(root: string) {
 export async function runCommand(flags: RunFlags, root: string): Promise<void> {
   const t0 = performance.now();
   const { runPipeline } = await import('../pipeline/runner.ts');
-  const { plainReporter, ttyReporter, formatDuration } = await import('../pipeline/progress.ts');
+  const { plainReporter, ttyReporter } = await import('../pipeline/progress.ts');
+  const { formatDuration } = await import('../format/text.ts');
   const { removeTempFiles } = await import('../fs/atomic.ts');
   const { remoteFromConfig } = await import('../pipeline/remote/cache.ts');
   const remote = remoteFromConfig({ url: flags.remoteCache, write: flags.remoteWrite });

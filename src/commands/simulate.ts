@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { fsErrorLine, UserError } from '../errors.ts';
 import { writeFileAtomicSync } from '../fs/atomic.ts';
+import { formatInteger } from '../format/text.ts';
 import { numberOption } from './options.ts';
 
 interface SimulateFlags {
@@ -58,19 +59,19 @@ export function register(program: Command): void {
       const work = estimateWork(c, output);
       if (work.requestSteps > maxRequestSteps) {
         throw new UserError(
-          `${file}: the run would serve at least ${fmtInt(work.requestSteps)} request-steps (${requestsText(work.requests)}), ` +
-            `above the limit of ${fmtInt(maxRequestSteps)}; shorten the workload or raise --max-request-steps`,
+          `${file}: the run would serve at least ${formatInteger(work.requestSteps)} request-steps (${requestsText(work.requests)}), ` +
+            `above the limit of ${formatInteger(maxRequestSteps)}; shorten the workload or raise --max-request-steps`,
         );
       }
       if (output.tokens && work.tokenRecords > MAX_TOKEN_RECORDS) {
         throw new UserError(
-          `${file}: --tokens would record ${fmtInt(work.tokenRecords)} token times; the simulator indexes them with 32-bit offsets, ` +
-            `so at most ${fmtInt(MAX_TOKEN_RECORDS)}: leave out --tokens or shorten the workload`,
+          `${file}: --tokens would record ${formatInteger(work.tokenRecords)} token times; the simulator indexes them with 32-bit offsets, ` +
+            `so at most ${formatInteger(MAX_TOKEN_RECORDS)}: leave out --tokens or shorten the workload`,
         );
       }
-      const mb = (b: number) => `${fmtInt(Math.ceil(b / 1e6))} MB`;
+      const mb = (b: number) => `${formatInteger(Math.ceil(b / 1e6))} MB`;
       if (work.outputBytes > maxOutputBytes) {
-        const what = [output.tokens ? `${fmtInt(work.tokenRecords)} token times` : '', output.steps ? `at least ${fmtInt(work.steps)} step rows` : '']
+        const what = [output.tokens ? `${formatInteger(work.tokenRecords)} token times` : '', output.steps ? `at least ${formatInteger(work.steps)} step rows` : '']
           .filter(Boolean).join(' and ');
         throw new UserError(
           `${file}: the result would take about ${mb(work.outputBytes)} (${requestsText(work.requests)}${what ? `, ${what}` : ''}), ` +
@@ -88,10 +89,10 @@ export function register(program: Command): void {
         steps++;
         if ((steps & 4095) === 0) progress(served);
         if (served > maxRequestSteps) {
-          throw new UserError(`${file}: stopped after ${fmtInt(served)} request-steps (preemptions made the run longer than estimated), above the limit of ${fmtInt(maxRequestSteps)}; raise --max-request-steps`);
+          throw new UserError(`${file}: stopped after ${formatInteger(served)} request-steps (preemptions made the run longer than estimated), above the limit of ${formatInteger(maxRequestSteps)}; raise --max-request-steps`);
         }
         if (output.steps && withoutSteps + steps * STEP_ROW_BYTES > maxOutputBytes) {
-          throw new UserError(`${file}: stopped after ${fmtInt(steps)} steps: the step trace would exceed ${mb(maxOutputBytes)}; leave out --steps or raise --max-output-mb`);
+          throw new UserError(`${file}: stopped after ${formatInteger(steps)} steps: the step trace would exceed ${mb(maxOutputBytes)}; leave out --steps or raise --max-output-mb`);
         }
       };
       let result;
@@ -115,8 +116,7 @@ export function register(program: Command): void {
 /** Token times the engine can index (its per-request offsets are an Int32Array). */
 const MAX_TOKEN_RECORDS = 2 ** 31 - 1;
 
-const fmtInt = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
-const requestsText = (n: number): string => `${fmtInt(n)} request${n === 1 ? '' : 's'}`;
+const requestsText = (n: number): string => `${formatInteger(n)} request${n === 1 ? '' : 's'}`;
 
 /**
  * Progress on a terminal for runs longer than a couple of seconds: one line on stderr,
@@ -139,7 +139,7 @@ function progressLine(least: number): (done: number | null) => void {
     last = now;
     shown = true;
     const share = Math.min(99, Math.floor((100 * done) / least));
-    process.stderr.write(`\rsimulate: ${fmtInt(done)} request-steps of at least ${fmtInt(least)} (${share}%), ${((now - t0) / 1000).toFixed(0)} s\x1b[K`);
+    process.stderr.write(`\rsimulate: ${formatInteger(done)} request-steps of at least ${formatInteger(least)} (${share}%), ${((now - t0) / 1000).toFixed(0)} s\x1b[K`);
   };
 }
 

@@ -4,7 +4,7 @@
  * so fifty thousand requests draw as fast as fifty. Colours are the site's
  * Okabe–Ito palette; every chart has a title and a text description.
  */
-import { formatPlain } from '../site/format.ts';
+import { formatPlain } from '../format/value.ts';
 
 export interface Frame {
   width: number;

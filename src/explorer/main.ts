@@ -6,7 +6,7 @@
  * string in it, started from a blob URL — so nothing is fetched, from a
  * sub-path or from file://.
  */
-import { formatValue, formatPlain } from '../site/format.ts';
+import { formatValue, formatPlain } from '../format/value.ts';
 import { FIELDS } from './fields.ts';
 import {
   activeKeys, arrivalsClause, defaultParams, describeParams, fromQuery, parseValue, toQuery, validate, valueText, windowClause,

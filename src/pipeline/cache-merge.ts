@@ -13,6 +13,7 @@ import { join, relative, sep } from 'node:path';
 import { UserError } from '../errors.ts';
 import { JobCache, verifyEntry } from './cache.ts';
 import { writeFileAtomic } from '../fs/atomic.ts';
+import { cachePaths } from './outputs.ts';
 
 export interface MergeReport {
   copied: number;
@@ -23,8 +24,8 @@ export interface MergeReport {
 /** A shard's cache folder, given as the folder itself, its `.cache`, or the project root that holds it. */
 export function resolveCacheFolder(dir: string): string {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`cache merge: ${dir} is not a folder`);
-  for (const sub of [join('.cache', 'experiments'), 'experiments']) {
-    if (existsSync(join(dir, sub)) && statSync(join(dir, sub)).isDirectory()) return join(dir, sub);
+  for (const sub of [cachePaths(dir).experiments, join(dir, 'experiments')]) {
+    if (existsSync(sub) && statSync(sub).isDirectory()) return sub;
   }
   return dir;
 }

@@ -130,4 +130,4 @@ export function formatNumberIds(file: NumbersFile): string {
 }
 
 /** Comparing numbers files belongs to the outputs contract; snapshot.ts still imports them from here. */
-export { compareNumbers as diffNumbers, describeNumberChanges, type NumberChange } from './outputs.ts';
+export { compareNumbers, describeNumberChanges, type NumberChange } from './outputs.ts';

@@ -13,6 +13,9 @@
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
  *   data/<experiment>.json  combined data, the rows behind the figures
+ *   source.json           only in a diff report's build/: the commit it was built from
+ *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json (written by
+ *                         `stopwatches claims`, read by the site; src/claims/evaluate.ts)
  *
  * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png and
  * data/*.json. A mismatching figure's new version is written beside its
@@ -38,8 +41,38 @@ import type { Clauses, NumbersFile } from './types.ts';
 /** Root-relative folders. */
 export const GENERATED_DIR = 'src/generated';
 export const SNAPSHOT_DIR = 'test/snapshots';
+/** `stopwatches diff`'s report folder. */
+export const DIFF_REPORT_DIR = 'dist/diff';
+/** The job cache, the experiments' bundles and the last build's run times: never a deterministic output. */
+export const CACHE_DIR = '.cache';
 /** Outside every deterministic output: wall-clock run times of the last build. */
-export const RUNTIMES_FILE = '.cache/runtimes.json';
+export const RUNTIMES_FILE = `${CACHE_DIR}/runtimes.json`;
+
+/** Where a build copied into a report says which commit it is of. */
+export const SOURCE_FILE = 'source.json';
+
+/** Paths under a project root's `.cache/`. */
+export function cachePaths(root: string) {
+  const dir = join(root, CACHE_DIR);
+  return {
+    dir,
+    /** Job results, content-addressed (src/pipeline/cache.ts). */
+    experiments: join(dir, 'experiments'),
+    /** Bundled experiment modules, imported by the workers. */
+    bundles: join(dir, 'bundles'),
+    runtimes: join(root, RUNTIMES_FILE),
+  };
+}
+
+/**
+ * Paths of a diff report folder: the report in three forms, and `build/`, the
+ * current outputs laid out like test/snapshots/ with `source.json` (the commit
+ * they are of), which `stopwatches snapshot --from` accepts.
+ */
+export function reportPaths(dir: string) {
+  const build = join(dir, 'build');
+  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build };
+}
 
 /** Paths of the files of a build (or snapshot) folder. */
 export function outputPaths(dir: string) {
@@ -55,17 +88,21 @@ export function outputPaths(dir: string) {
     png: (key: string) => join(figures, `${key}.png`),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
+    claims: join(dir, 'claims.json'),
+    /** In a build copied into a diff report: the commit it is of (SOURCE_FILE). */
+    source: join(dir, SOURCE_FILE),
   };
 }
 
 export type OutputPaths = ReturnType<typeof outputPaths>;
 
 const FIGURE_FILE = /^(.+)\.(svg|png)$/;
-const CHANGED_FILE = /-changed\.(svg|png)$/;
+/** A mismatching snapshot figure's new version (changedFileName), never a snapshot itself. */
+export const CHANGED_FIGURE_FILE = /-changed\.(svg|png)$/;
 
 /** A figure file of a build or snapshot (`<key>.svg|png`), not a `-changed` copy. */
 export function isFigureFile(name: string): boolean {
-  return FIGURE_FILE.test(name) && !CHANGED_FILE.test(name);
+  return FIGURE_FILE.test(name) && !CHANGED_FIGURE_FILE.test(name);
 }
 
 /** `<key>.svg` → `<key>`. */
@@ -158,6 +195,46 @@ export interface ExperimentIndex {
 /** Wall-clock run times of the last build (RUNTIMES_FILE): experiment id → summed job milliseconds. */
 export type Runtimes = Record<string, number>;
 
+/** A checked claim's status on one build's numbers (meanings in src/claims/evaluate.ts). */
+export type ClaimStatus = 'holds' | 'fails' | 'contradicted' | 'stale';
+
+export interface SeedVerdict {
+  /** Largest number of seeds behind any of the claim's numbers. */
+  seeds: number;
+  /** True when the claim holds at every combination of the numbers' min and max over seeds. */
+  holdsAcrossSpread: boolean;
+  /** The smallest slack over those combinations. */
+  worstSlack: number | null;
+  /** Share of seeds for which the claim holds, when per-seed values are available for every number with a spread. */
+  share?: number;
+  /** Set when the claim reads too many numbers with a spread to try every combination of extremes: the worst case was searched greedily. */
+  searched?: 'greedy';
+}
+
+/** One claim of claims.json. */
+export interface ClaimResult {
+  id: string;
+  section: string;
+  says: string;
+  kind: string;
+  status: ClaimStatus;
+  /** Signed distance to flipping, in the claim's terms (null when a number is missing or infinite). */
+  slack: number | null;
+  margin: string;
+  numbers: { id: string; value: number | null; unit: string }[];
+  seeds?: SeedVerdict;
+  /** For a claim of the original article: how the article put it. */
+  article?: string;
+  /** For a claim of the original article: why our numbers may differ, when a difference of set-up is known. */
+  why?: string;
+}
+
+/** claims.json. */
+export interface ClaimsFile {
+  claims: ClaimResult[];
+  summary: { checked: number; hold: number; contradicted: number; fail: number };
+}
+
 // ---------------------------------------------------------------- strict reading
 
 /** A build output or baseline that is missing or not what the writer writes. Exit 2, one line. */
@@ -170,13 +247,19 @@ export class OutputError extends UserError {
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
-const numberEntrySchema = z.looseObject({
+const seedModeSchema = z.strictObject({ min: finite, median: finite, max: finite, seeds: z.number().int() });
+
+const numberEntrySchema = z.strictObject({
   value: finite,
   unit: z.string(),
   n: finite.nullable(),
   interval: z.tuple([finite, finite]).nullable(),
   level: finite.optional(),
   intervalKind: z.string().optional(),
+  seeds: z.number().int().optional(),
+  spread: z
+    .strictObject({ min: finite, q1: finite, median: finite, q3: finite, max: finite, modes: z.tuple([seedModeSchema, seedModeSchema]).optional() })
+    .optional(),
   experiment: z.string(),
 });
 const numbersFileSchema: z.ZodType<NumbersFile> = z.record(z.string(), numberEntrySchema);
@@ -242,12 +325,41 @@ const experimentIndexSchema: z.ZodType<ExperimentIndex> = z.strictObject({
 
 const runtimesSchema: z.ZodType<Runtimes> = z.record(z.string(), z.number());
 
+const claimStateNumber = z.number().nullable();
+const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
+  claims: z.array(
+    z.strictObject({
+      id: z.string(),
+      section: z.string(),
+      says: z.string(),
+      kind: z.string(),
+      status: z.enum(['holds', 'fails', 'contradicted', 'stale']),
+      slack: claimStateNumber,
+      margin: z.string(),
+      numbers: z.array(z.strictObject({ id: z.string(), value: claimStateNumber, unit: z.string() })),
+      seeds: z
+        .strictObject({
+          seeds: z.number().int(),
+          holdsAcrossSpread: z.boolean(),
+          worstSlack: claimStateNumber,
+          share: z.number().optional(),
+          searched: z.literal('greedy').optional(),
+        })
+        .optional(),
+      article: z.string().optional(),
+      why: z.string().optional(),
+    }),
+  ),
+  summary: z.strictObject({ checked: z.number().int(), hold: z.number().int(), contradicted: z.number().int(), fail: z.number().int() }),
+});
+
 /** The output files a reader can ask for by kind, with their schemas. */
 export const SCHEMAS = {
   numbers: numbersFileSchema,
   figureIndex: figureIndexSchema,
   experiments: experimentIndexSchema,
   runtimes: runtimesSchema,
+  claims: claimsFileSchema,
   /** Combined data: any JSON. */
   data: z.unknown(),
 } as const;
@@ -407,36 +519,71 @@ export interface FigureChange {
   png: boolean;
 }
 
+/** One figure's files on one side; absent when that side has none. */
+export interface FigureFiles {
+  svg?: Buffer;
+  png?: Buffer;
+}
+
+/** How one figure compares between two sides, under the one rule (figureRule). */
+export interface FigureVerdict {
+  kind: 'changed' | 'added' | 'removed';
+  /** The SVGs differ (or one side has none). */
+  svg: boolean;
+  /** The PNGs differ (or only one side has one). */
+  png: boolean;
+  /** Only the PNG differs: the same SVG rendered differently on another machine. Reported apart, never counted as a change. */
+  renderOnly: boolean;
+}
+
 /**
- * Figures whose SVG or PNG differ, sorted by key. A side without any PNG of a
- * figure (a `--no-png` build) is compared on its SVG only.
+ * The figure-change rule, stated once for the snapshot comparison, the runner
+ * and `stopwatches diff`: a figure changes when its SVG does, the
+ * deterministic output. A PNG that differs under an identical SVG (another
+ * machine's fonts or librsvg, or a `--no-png` side) is `renderOnly`: reported
+ * apart and not counted. Null when nothing differs.
  */
-export function compareFigureFiles(base: Map<string, Buffer>, cur: Map<string, Buffer>): FigureChange[] {
+export function figureRule(base: FigureFiles, cur: FigureFiles): FigureVerdict | null {
+  const differs = (a?: Buffer, b?: Buffer) => (a && b ? !a.equals(b) : !!a !== !!b);
+  const svg = differs(base.svg, cur.svg);
+  const png = differs(base.png, cur.png);
+  if (!svg && !png) return null;
+  const inBase = !!(base.svg || base.png);
+  const inCur = !!(cur.svg || cur.png);
+  const kind = inBase && inCur ? 'changed' : inBase ? 'removed' : 'added';
+  return { kind, svg, png, renderOnly: kind === 'changed' && !svg };
+}
+
+/** A figure's files in a `<key>.svg|png` → bytes map. */
+export function figureFiles(files: Map<string, Buffer>, key: string): FigureFiles {
+  const svg = files.get(`${key}.svg`);
+  const png = files.get(`${key}.png`);
+  return { ...(svg ? { svg } : {}), ...(png ? { png } : {}) };
+}
+
+/** Figures that changed under figureRule, sorted by key, and apart from them the keys whose PNG alone differs. */
+export function compareFigureFiles(base: Map<string, Buffer>, cur: Map<string, Buffer>): { changes: FigureChange[]; renderOnly: string[] } {
   const keys = [...new Set([...base.keys(), ...cur.keys()].map(figureKeyOf))].sort();
-  const out: FigureChange[] = [];
+  const changes: FigureChange[] = [];
+  const renderOnly: string[] = [];
   for (const key of keys) {
-    const get = (m: Map<string, Buffer>, ext: string) => m.get(`${key}.${ext}`);
-    const inBase = !!(get(base, 'svg') || get(base, 'png'));
-    const inCur = !!(get(cur, 'svg') || get(cur, 'png'));
-    if (!inBase || !inCur) {
-      const m = inBase ? base : cur;
-      out.push({ key, kind: inBase ? 'removed' : 'added', svg: !!get(m, 'svg'), png: !!get(m, 'png') });
-      continue;
+    const a = figureFiles(base, key);
+    const b = figureFiles(cur, key);
+    const v = figureRule(a, b);
+    if (!v) continue;
+    if (v.renderOnly) renderOnly.push(key);
+    else if (v.kind === 'changed') changes.push({ key, kind: 'changed', svg: v.svg, png: v.png });
+    else {
+      const m = v.kind === 'removed' ? a : b;
+      changes.push({ key, kind: v.kind, svg: !!m.svg, png: !!m.png });
     }
-    const differs = (ext: string) => {
-      const a = get(base, ext);
-      const b = get(cur, ext);
-      // A build without a PNG (`--no-png`) is compared on its SVG; a baseline missing one the build has is a change.
-      return a && b ? !a.equals(b) : ext === 'svg' || !!b;
-    };
-    const svg = differs('svg');
-    const png = differs('png');
-    if (svg || png) out.push({ key, kind: 'changed', svg, png });
   }
-  return out;
+  return { changes, renderOnly };
 }
 
 export interface Comparison {
+  /** Figures whose PNG alone differs (figureRule): reported apart, not counted. */
+  renderOnly: string[];
   numbers: NumberChange[];
   figures: FigureChange[];
   /** Experiments whose combined data differ (or exist on one side only); empty when either side has no data. */
@@ -453,7 +600,8 @@ export function compareOutputs(base: OutputSet, cur: OutputSet): Comparison {
       if (a === undefined || b === undefined || JSON.stringify(a) !== JSON.stringify(b)) data.push(id);
     }
   }
-  return { numbers: compareNumbers(base.numbers, cur.numbers), figures: compareFigureFiles(base.figures, cur.figures), data };
+  const figures = compareFigureFiles(base.figures, cur.figures);
+  return { numbers: compareNumbers(base.numbers, cur.numbers), figures: figures.changes, renderOnly: figures.renderOnly, data };
 }
 
 export function hasChanges(c: Comparison): boolean {

@@ -5,6 +5,7 @@
  */
 import cliProgress from 'cli-progress';
 import type { JobProgress } from './pool.ts';
+import { formatDuration, formatRate } from '../format/text.ts';
 
 export interface Reporter {
   /** One line of text (plan lines, summaries). */
@@ -24,22 +25,6 @@ export const SLOW_JOB_MS = 10_000;
 
 /** Plain mode prints each running job's progress this often (ms). */
 export const PLAIN_INTERVAL_MS = 10_000;
-
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms)) return '?';
-  const s = ms / 1000;
-  if (s < 10) return `${s.toFixed(1)} s`;
-  if (s < 60) return `${Math.round(s)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${String(Math.round(s - 60 * m)).padStart(2, '0')} s`;
-}
-
-export function formatRate(perSecond: number): string {
-  if (!(perSecond > 0)) return '–';
-  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)} M`;
-  if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} k`;
-  return perSecond.toFixed(0);
-}
 
 interface Running {
   start: number;

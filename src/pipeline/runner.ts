@@ -38,7 +38,7 @@ import {
   outputPaths,
   readJsonIfPresent,
   readOutputDir,
-  RUNTIMES_FILE,
+  cachePaths,
   SCHEMAS,
   SNAPSHOT_DIR,
   snapshotStatus,
@@ -226,10 +226,10 @@ function defaultEffects(): Effects {
 function resolveOptions(options: RunOptions): Run {
   const root = resolve(options.root);
   const fx: Effects = { ...defaultEffects(), ...options.effects };
-  const bundleDir = options.bundleDir ?? join(root, '.cache', 'bundles');
+  const bundleDir = options.bundleDir ?? cachePaths(root).bundles;
   if (relative(root, resolve(bundleDir)).startsWith('..')) throw new UserError(`bundleDir ${bundleDir} must be inside the project root ${root}`);
   const signal = options.signal;
-  const cacheDir = options.cacheDir ?? join(root, '.cache', 'experiments');
+  const cacheDir = options.cacheDir ?? cachePaths(root).experiments;
   const lockfilePath = options.lockfile ?? join(root, 'package-lock.json');
   return {
     root,
@@ -245,7 +245,7 @@ function resolveOptions(options: RunOptions): Run {
     out: outputPaths(options.outDir ?? join(root, GENERATED_DIR)),
     snapshot: outputPaths(options.snapshotDir ?? join(root, SNAPSHOT_DIR)),
     lockfile: existsSync(lockfilePath) ? sha256File(lockfilePath) : 'none',
-    runtimesPath: join(root, RUNTIMES_FILE),
+    runtimesPath: cachePaths(root).runtimes,
     signal,
     submitOrder: options.submitOrder ?? 'registry',
     shard: options.shard,
@@ -865,6 +865,8 @@ function reportComparison(run: Run, c: Comparison | null, numbers: NumbersFile, 
     run.log(`no snapshot yet (${rel}/numbers.json): accept this build with: npm run snapshot`);
     return;
   }
+  // Reported apart and not counted (figureRule): the same SVG rendered to different pixels.
+  if (c.renderOnly.length) run.log(`figures whose PNG alone differs from ${rel}/ (SVG identical, not a change): ${c.renderOnly.join(', ')}`);
   if (c.numbers.length === 0 && c.figures.length === 0) {
     run.log(`numbers and figures match ${rel}/ (${Object.keys(numbers).length} numbers, ${Object.keys(figures).length} figures)`);
     return;

@@ -17,11 +17,11 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync 
 import { join, relative, resolve } from 'node:path';
 import pngjs from 'pngjs';
 import { UserError } from '../errors.ts';
-import { readSource, SOURCE_FILE } from './diff/index.ts';
+import { readSource } from './diff/index.ts';
 import { loadDir, resolveCommit } from './diff/sides.ts';
 import { toPosix } from './fsutil.ts';
-import { GENERATED_DIR, isFigureFile, parseOutput, readJson, SCHEMAS, SNAPSHOT_DIR } from './outputs.ts';
-import { describeNumberChanges, diffNumbers } from './numbers.ts';
+import { CHANGED_FIGURE_FILE, GENERATED_DIR, isFigureFile, outputPaths, parseOutput, readJson, reportPaths, SCHEMAS, SNAPSHOT_DIR, SOURCE_FILE } from './outputs.ts';
+import { describeNumberChanges, compareNumbers } from './numbers.ts';
 import type { NumbersFile } from './types.ts';
 
 export interface SnapshotOptions {
@@ -55,10 +55,10 @@ function previousNumbers(path: string): NumbersFile {
 function checkArtifact(root: string, from: string): string {
   const dir = resolve(root, from);
   // The unzipped artifact (report/build/, as scripts/pr-diff.sh lays it out), a report folder, or the build itself.
-  const build = [join(dir, 'report', 'build'), join(dir, 'build'), dir].find((d) => existsSync(join(d, 'numbers.json'))) ?? dir;
+  const build = [reportPaths(join(dir, 'report')).build, reportPaths(dir).build, dir].find((d) => existsSync(outputPaths(d).numbers)) ?? dir;
   const label = toPosix(relative(root, build)) || '.';
   const fix = 'download the `paper-diff` artifact of the pull request\'s latest CI run again and unzip it whole';
-  if (!existsSync(join(build, 'numbers.json'))) throw new UserError(`snapshot --from: ${label} has no numbers.json (nor report/build/ or build/ with one); ${fix}`);
+  if (!existsSync(outputPaths(build).numbers)) throw new UserError(`snapshot --from: ${label} has no numbers.json (nor report/build/ or build/ with one); ${fix}`);
   const side = loadDir(build, label, fix, null, 'snapshot --from: ');
   for (const [name, buf] of side.figures) {
     if (name.endsWith('.png')) {
@@ -110,26 +110,26 @@ export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
   const env = opts.env ?? process.env;
   if (env.CI && env.CI !== 'false' && env.CI !== '0') throw new UserError('snapshot: refusing to write snapshots under CI (CI is set)');
   const root = resolve(opts.root);
-  const gen = opts.from !== undefined ? checkArtifact(root, opts.from) : (opts.generatedDir ?? join(root, GENERATED_DIR));
-  const snap = opts.snapshotDir ?? join(root, SNAPSHOT_DIR);
+  const gen = outputPaths(opts.from !== undefined ? checkArtifact(root, opts.from) : (opts.generatedDir ?? join(root, GENERATED_DIR)));
+  const snap = outputPaths(opts.snapshotDir ?? join(root, SNAPSHOT_DIR));
   const log = opts.log ?? ((l: string) => console.log(l));
-  const genNumbers = join(gen, 'numbers.json');
+  const genNumbers = gen.numbers;
   if (!existsSync(genNumbers)) throw new UserError(`snapshot: ${toPosix(relative(root, genNumbers))} does not exist; build first (npm run build, or stopwatches run)`);
 
   // The build's numbers are read strictly: a corrupt build is never copied into the snapshot.
   const built = readJson(genNumbers, SCHEMAS.numbers, 'rebuild (npm run build) and accept again', toPosix(relative(root, genNumbers)));
-  const changes = diffNumbers(previousNumbers(join(snap, 'numbers.json')), built);
-  mkdirSync(snap, { recursive: true });
-  copyFileSync(genNumbers, join(snap, 'numbers.json'));
-  const figures = mirror(join(gen, 'figures'), join(snap, 'figures'), isFigureFile);
+  const changes = compareNumbers(previousNumbers(snap.numbers), built);
+  mkdirSync(snap.dir, { recursive: true });
+  copyFileSync(genNumbers, snap.numbers);
+  const figures = mirror(gen.figures, snap.figures, isFigureFile);
   // The mismatches this accepts are resolved: their -changed files are stale now.
-  for (const f of readdirSync(join(snap, 'figures')).filter((x) => /-changed\.(svg|png)$/.test(x))) rmSync(join(snap, 'figures', f), { force: true });
+  for (const f of readdirSync(snap.figures).filter((x) => CHANGED_FIGURE_FILE.test(x))) rmSync(join(snap.figures, f), { force: true });
   // Combined data (data/<exp>.json): the rows behind each figure, for `stopwatches diff`.
-  const data = mirror(join(gen, 'data'), join(snap, 'data'), (f) => f.endsWith('.json'));
+  const data = mirror(gen.data, snap.data, (f) => f.endsWith('.json'));
 
   const lines = describeNumberChanges(changes);
   const dataChanges = data.changed.length + data.added.length + data.removed.length;
-  const source = opts.from !== undefined ? ` from ${toPosix(relative(root, gen)) || '.'}` : '';
+  const source = opts.from !== undefined ? ` from ${toPosix(relative(root, gen.dir)) || '.'}` : '';
   log(`snapshot${source}: ${lines.length} number${lines.length === 1 ? '' : 's'} changed; figures: ${figures.changed.length} changed, ${figures.added.length} new, ${figures.removed.length} removed`);
   if (dataChanges) log(`snapshot: data: ${data.changed.length} changed, ${data.added.length} new, ${data.removed.length} removed`);
   for (const l of lines) log(`  ${l}`);

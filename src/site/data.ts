@@ -1,6 +1,6 @@
 /**
  * The site's only door to the pipeline's output: numbers.json, figures/index.json,
- * the figure files and experiments.json of one build folder, read strictly with
+ * the figure files, experiments.json and claims.json of one build folder, read strictly with
  * the types the runner writes them with (src/pipeline/outputs.ts).
  *
  * The folder is `src/generated` under the project root, or the one named by
@@ -15,7 +15,7 @@ import { sha256 } from '../fs/hash.ts';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve, relative } from 'node:path';
 import type { z } from 'zod';
-import { GENERATED_DIR, OutputError, outputPaths, readJson, SCHEMAS, type ExperimentIndexEntry, type FigureIndexEntry } from '../pipeline/outputs.ts';
+import { GENERATED_DIR, OutputError, outputPaths, readJson, SCHEMAS, type ClaimResult, type ClaimsFile, type ExperimentIndexEntry, type FigureIndexEntry } from '../pipeline/outputs.ts';
 import type { NumberValue } from '../pipeline/types.ts';
 
 export class SiteDataError extends Error {
@@ -40,11 +40,11 @@ const paths = () => outputPaths(generatedDir());
 const FIX = 'run `npx stopwatches run` first (or set STOPWATCHES_GENERATED to a folder that holds a build)';
 const memo = new Map<string, unknown>();
 
-function read<T>(file: string, schema: z.ZodType<T>): T {
+function read<T>(file: string, schema: z.ZodType<T>, fix: string = FIX): T {
   if (memo.has(file)) return memo.get(file) as T;
   let v: T;
   try {
-    v = readJson(file, schema, FIX);
+    v = readJson(file, schema, fix);
   } catch (err) {
     throw err instanceof OutputError ? new SiteDataError(err.message) : err;
   }
@@ -60,6 +60,23 @@ export function loadNumbers(): Record<string, SiteNumber> {
 /** Numbers when they exist, else an empty map (for pages that report what is missing rather than fail). */
 export function loadNumbersIfAny(): Record<string, SiteNumber> {
   return existsSync(paths().numbers) ? loadNumbers() : {};
+}
+
+/** The checked claims as the build's claims step evaluated them (claims.json): the site never evaluates a claim itself. */
+export function loadClaims(): ClaimsFile {
+  return read(paths().claims, SCHEMAS.claims, 'run `npx stopwatches claims` after `npx stopwatches run` (`npm run build` runs both)');
+}
+
+/** Claims when claims.json exists, else none (for the page that reports what is missing rather than fail, as loadNumbersIfAny). */
+export function loadClaimsIfAny(): ClaimsFile {
+  return existsSync(paths().claims) ? loadClaims() : { claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } };
+}
+
+/** One checked claim of claims.json; a SiteDataError naming the page when no section declares it. */
+export function getClaim(id: string, page: string): ClaimResult {
+  const c = loadClaims().claims.find((x) => x.id === id);
+  if (!c) throw new SiteDataError(`<Claim id="${id}"> on page ${page}: no claim "${id}" is declared in src/article/*.checks.ts`);
+  return c;
 }
 
 /** Files of the site's sources that mention `needle` (to point an error at the right file). */

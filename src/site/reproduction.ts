@@ -16,13 +16,12 @@
  * Then the article’s qualitative statements that this build contradicts. Pure:
  * the page renders what this returns.
  */
-import type { Published } from './published.ts';
-import { evaluateAll, type ClaimResult, type NumberEntry } from '../checks/evaluate.ts';
-import { SECTION_CHECKS } from '../checks/registry.ts';
-import { publishedDigits } from './published.ts';
+import type { Published } from '../published.ts';
+import type { ClaimResult, ClaimsFile } from '../pipeline/outputs.ts';
+import { publishedDigits } from '../published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
-import { roundDecimal } from './format.ts';
+import { roundDecimal } from '../format/value.ts';
 import { wilsonInterval } from '../stats/proportion.ts';
 
 /** A relative difference above this is marked as far off. */
@@ -203,8 +202,8 @@ export function bandCounts(rows: ReproRow[]): Record<Band, number> {
  * sentences of our own prose, checked the same way and listed in the dossier;
  * there is no second list of the article's claims.
  */
-export function contradictedClaims(numbers: Readonly<Record<string, NumberEntry>>): ClaimResult[] {
-  return evaluateAll(SECTION_CHECKS, numbers).claims.filter((c) => c.status === 'contradicted');
+export function contradictedClaims(claims: ClaimsFile): ClaimResult[] {
+  return claims.claims.filter((c) => c.status === 'contradicted');
 }
 
 /** The heading of our article page where a published number is used (anchor and our title). */

@@ -1,17 +1,17 @@
 /**
  * Figures: which changed between two sides, and by how many pixels.
  *
- * A figure changed when its SVG did: the SVG is the deterministic output (the
- * snapshot test compares it). When only the PNG differs, the SVG rendered
- * differently on another machine (fonts, librsvg): the figure is marked
- * `renderOnly`, reported apart and never counted as a change, so pixel noise
- * across machines does not reach a review.
+ * Which figures changed is the outputs contract's one rule (`figureRule` in
+ * src/pipeline/outputs.ts): a figure changed when its SVG did. When only the
+ * PNG differs, the figure is marked `renderOnly`, reported apart and never
+ * counted as a change, so pixel noise across machines does not reach a review.
+ * This module adds what a review looks at: the pixels and the data rows.
  */
 import pixelmatch from 'pixelmatch';
 import pngjs from 'pngjs';
 import { UserError } from '../../errors.ts';
 import { compareData, type RowChange } from './data.ts';
-import { figureKeyOf } from '../outputs.ts';
+import { figureFiles, figureKeyOf, figureRule } from '../outputs.ts';
 import { experimentOf, type Side } from './sides.ts';
 
 const { PNG } = pngjs;
@@ -71,14 +71,11 @@ export function compareFigures(base: Side, cur: Side): FigureDiff[] {
   const fixBase = 'fix or re-accept the baseline (`stopwatches snapshot`, or `git checkout -- test/snapshots`)';
   const fixCur = 'rebuild (`npm run build`, or `stopwatches run --force`)';
   for (const key of [...keys].sort()) {
-    const get = (s: Side, ext: string) => s.figures.get(`${key}.${ext}`);
-    const [os, ns, op, np] = [get(base, 'svg'), get(cur, 'svg'), get(base, 'png'), get(cur, 'png')];
-    const svgChanged = !(os && ns ? os.equals(ns) : !os && !ns);
-    const pngChanged = !(op && np ? op.equals(np) : !op && !np);
-    if (!svgChanged && !pngChanged) continue;
-    const inBase = !!(os || op);
-    const inCur = !!(ns || np);
-    const kind = inBase && inCur ? 'changed' : inBase ? 'removed' : 'added';
+    const [old, now] = [figureFiles(base.figures, key), figureFiles(cur.figures, key)];
+    const verdict = figureRule(old, now);
+    if (!verdict) continue;
+    const { kind } = verdict;
+    const [op, np] = [old.png, now.png];
     const oldImg = op ? decodePng(op, base.where(`figures/${key}.png`), fixBase) : null;
     const newImg = np ? decodePng(np, cur.where(`figures/${key}.png`), fixCur) : null;
     const diff = oldImg && newImg ? pixelDiff(oldImg, newImg) : null;
@@ -93,9 +90,9 @@ export function compareFigures(base: Side, cur: Side): FigureDiff[] {
       key,
       experiment,
       kind,
-      svgChanged,
-      pngChanged,
-      renderOnly: kind === 'changed' && !!os && !!ns && !svgChanged,
+      svgChanged: verdict.svg,
+      pngChanged: verdict.png,
+      renderOnly: verdict.renderOnly,
       oldSize: oldImg ? [oldImg.width, oldImg.height] : null,
       newSize: newImg ? [newImg.width, newImg.height] : null,
       pixels: diff ? diff.pixels : null,

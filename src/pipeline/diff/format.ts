@@ -2,40 +2,21 @@
  * How the diff writes numbers and changes, shared by the terminal summary,
  * the Markdown and the HTML report, so the three never disagree.
  */
+import { formatChange, formatShare, formatSix } from '../../format/text.ts';
 import type { FigureDiff } from './figures.ts';
 import { byImportance, type NumberRow } from './numbers.ts';
 import { figureChanged, hasChanges, type DiffResult } from './result.ts';
 import type { Entry } from './sides.ts';
 import { describeInput, type InputChange } from './why.ts';
 
-/** Six significant digits, no trailing zeros, no exponent for everyday magnitudes. */
-export function fmt(v: number): string {
-  if (!Number.isFinite(v)) return String(v);
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a >= 1e-4 && a < 1e12) return String(Number(v.toPrecision(6)));
-  return v.toPrecision(6).replace(/\.?0+e/, 'e');
-}
 
-export function fmtRel(rel: number | null): string {
-  if (rel === null) return '';
-  if (rel === 0) return '0%';
-  if (!Number.isFinite(rel)) return rel > 0 ? '+∞ (from 0)' : '−∞ (from 0)';
-  const pct = rel * 100;
-  const s = Math.abs(pct) >= 100 ? pct.toFixed(0) : Math.abs(pct) >= 1 ? pct.toFixed(1) : Math.abs(pct) >= 0.01 ? pct.toFixed(2) : pct.toPrecision(2);
-  return `${pct > 0 ? '+' : ''}${s}%`;
-}
-
-/** A share as a percentage without sign: 0.015 → `1.5%`. */
-export const fmtShare = (share: number) => fmtRel(share).replace(/^\+/, '');
-
-export const showEntry = (e: Entry) => `${fmt(e.value)}${e.unit ? ` ${e.unit}` : ''}`;
-export const showInterval = (e: Entry) => (e.interval ? `[${fmt(e.interval[0])}, ${fmt(e.interval[1])}]` : '');
+export const showEntry = (e: Entry) => `${formatSix(e.value)}${e.unit ? ` ${e.unit}` : ''}`;
+export const showInterval = (e: Entry) => (e.interval ? `[${formatSix(e.interval[0])}, ${formatSix(e.interval[1])}]` : '');
 
 export function neighbourhoodText(r: NumberRow, farOff: number): string {
   if (!r.published || !r.neighbourhood) return '';
-  const band = `±${fmt(farOff * 100)}%`;
-  const p = `published ${fmt(r.published.value)}${r.published.unit ? ` ${r.published.unit}` : ''}`;
+  const band = `±${formatSix(farOff * 100)}%`;
+  const p = `published ${formatSix(r.published.value)}${r.published.unit ? ` ${r.published.unit}` : ''}`;
   switch (r.neighbourhood) {
     case 'left':
       return `LEFT ${band} of ${p}`;
@@ -52,7 +33,7 @@ export const exactText = (r: NumberRow) => (r.exact === 'setting' ? 'a setting' 
 
 /** The spread over seeds: `20 seeds 38.1–58.9 (q 39–52.4), modes 13|7`. */
 export const showSpread = (e: Entry) =>
-  e.spread ? `${e.seeds} seeds ${fmt(e.spread.min)}–${fmt(e.spread.max)} (q ${fmt(e.spread.q1)}–${fmt(e.spread.q3)})${e.spread.modes ? `, modes ${e.spread.modes.map((m) => m.seeds).join('|')}` : ''}` : '';
+  e.spread ? `${e.seeds} seeds ${formatSix(e.spread.min)}–${formatSix(e.spread.max)} (q ${formatSix(e.spread.q1)}–${formatSix(e.spread.q3)})${e.spread.modes ? `, modes ${e.spread.modes.map((m) => m.seeds).join('|')}` : ''}` : '';
 
 /** What changed when the value did not: the interval, the spread over seeds, n, or another field. */
 export function sameValueText(r: NumberRow): string {
@@ -74,11 +55,11 @@ export function numberLine(r: NumberRow, farOff: number): string {
   if (r.kind === 'removed') return `${r.id}: ${showEntry(r.old!)} → (gone)`;
   if (r.valueSame) return `${r.id}: ${showEntry(r.new!)} ${sameValueText(r).replace('value unchanged; ', 'unchanged; ')}`;
   const unit = r.old!.unit !== r.new!.unit ? ` (unit ${r.old!.unit} → ${r.new!.unit})` : '';
-  return `${r.id}: ${showEntry(r.old!)} → ${showEntry(r.new!)} (${fmtRel(r.rel)})${unit}${tail}`;
+  return `${r.id}: ${showEntry(r.old!)} → ${showEntry(r.new!)} (${formatChange(r.rel)})${unit}${tail}`;
 }
 
 export function figureLine(f: FigureDiff): string {
-  const px = f.pixels !== null && f.canvas ? `, ${f.pixels} px differ (${fmtShare(f.pixels / f.canvas)} of the image)` : '';
+  const px = f.pixels !== null && f.canvas ? `, ${f.pixels} px differ (${formatShare(f.pixels / f.canvas)} of the image)` : '';
   const size = f.oldSize && f.newSize && (f.oldSize[0] !== f.newSize[0] || f.oldSize[1] !== f.newSize[1]) ? `, size ${f.oldSize.join('×')} → ${f.newSize.join('×')}` : '';
   const rows = f.data ? `, ${f.data.length} data row${f.data.length === 1 ? '' : 's'} changed` : '';
   return `${f.key}: ${f.renderOnly ? 'renders differently (SVG identical)' : f.kind}${px}${size}${rows}`;
@@ -116,7 +97,7 @@ export function summaryLines(r: DiffResult, reportPath: string | null, opts: { a
     for (const c of r.claims) lines.push(`  claim ${c.id}: ${c.old ?? '(none)'} → ${c.new ?? '(gone)'}`);
     const hood = r.numbers.filter((n) => n.neighbourhood === 'left' || n.neighbourhood === 'entered');
     if (hood.length) {
-      lines.push(`  published neighbourhood (±${fmt(r.farOff * 100)}%): ${hood.filter((n) => n.neighbourhood === 'left').length} left, ${hood.filter((n) => n.neighbourhood === 'entered').length} entered`);
+      lines.push(`  published neighbourhood (±${formatSix(r.farOff * 100)}%): ${hood.filter((n) => n.neighbourhood === 'left').length} left, ${hood.filter((n) => n.neighbourhood === 'entered').length} entered`);
     }
     const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
     if (exact.length) lines.push(`  exact by construction and changed: ${exact.length} (${exact.slice(0, 5).map((n) => n.id).join(', ')}${exact.length > 5 ? ', …' : ''})`);

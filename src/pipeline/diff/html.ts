@@ -11,7 +11,8 @@
 import { byImportance, crossed, type NumberRow } from './numbers.ts';
 import type { RowChange } from './data.ts';
 import type { FigureDiff } from './figures.ts';
-import { countsText, exactText, fmt, fmtRel, fmtShare, neighbourhoodText, sameValueText, showEntry, showInterval, whyText } from './format.ts';
+import { formatChange, formatShare, formatSix } from '../../format/text.ts';
+import { countsText, exactText, neighbourhoodText, sameValueText, showEntry, showInterval, whyText } from './format.ts';
 import { relativeChange } from './numbers.ts';
 import { figureChanged, hasChanges, type DiffResult } from './result.ts';
 
@@ -27,7 +28,7 @@ const MAX_DATA_ROWS = 200;
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const anchor = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 const short = (v: unknown) => {
-  const s = typeof v === 'number' ? fmt(v) : JSON.stringify(v);
+  const s = typeof v === 'number' ? formatSix(v) : JSON.stringify(v);
   return s.length > 160 ? `${s.slice(0, 157)}…` : s;
 };
 const dataUri = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
@@ -60,8 +61,8 @@ function numbersTable(rows: NumberRow[], farOff: number): string {
       else if (r.exact) notes.push(`<span class="muted">${esc(exactText(r))}</span>`);
       if (r.valueSame) notes.push(`<span class="muted">${esc(sameValueText(r))}</span>`);
       const side = (e: NumberRow['old']) => (e ? `${esc(showEntry(e))}<br><span class="muted">${esc(showInterval(e))}</span>` : '<span class="muted">—</span>');
-      const delta = r.kind === 'changed' ? esc(fmtRel(r.rel)) : r.kind;
-      return `<tr><td><code>${esc(r.id)}</code></td><td class="n">${side(r.old)}</td><td class="n">${side(r.new)}</td><td class="n ${cls}">${r.abs === null ? '' : esc(`${r.abs > 0 ? '+' : ''}${fmt(r.abs)}`)}</td><td class="n ${cls}">${delta}</td><td>${esc(r.citedIn.join(', '))}</td><td>${notes.join('<br>')}</td></tr>`;
+      const delta = r.kind === 'changed' ? esc(formatChange(r.rel)) : r.kind;
+      return `<tr><td><code>${esc(r.id)}</code></td><td class="n">${side(r.old)}</td><td class="n">${side(r.new)}</td><td class="n ${cls}">${r.abs === null ? '' : esc(`${r.abs > 0 ? '+' : ''}${formatSix(r.abs)}`)}</td><td class="n ${cls}">${delta}</td><td>${esc(r.citedIn.join(', '))}</td><td>${notes.join('<br>')}</td></tr>`;
     })
     .join('\n');
   return `<table><thead><tr><th>number</th><th>old</th><th>new</th><th>absolute</th><th>relative</th><th>cited in</th><th>notes</th></tr></thead><tbody>\n${body}\n</tbody></table>`;
@@ -75,13 +76,13 @@ function dataTable(rows: RowChange[]): string {
       const o = c.old as Record<string, unknown>;
       const n = c.new as Record<string, unknown>;
       const parts = c.fields.map((k) => {
-        const rel = typeof o[k] === 'number' && typeof n[k] === 'number' ? ` (${fmtRel(relativeChange(o[k] as number, n[k] as number))})` : '';
+        const rel = typeof o[k] === 'number' && typeof n[k] === 'number' ? ` (${formatChange(relativeChange(o[k] as number, n[k] as number))})` : '';
         return `<b>${esc(k)}</b>: ${esc(k in o ? short(o[k]) : '—')} → ${esc(k in n ? short(n[k]) : '—')}${esc(rel)}`;
       });
       const same = Object.keys(n).filter((k) => !c.fields!.includes(k) && typeof n[k] !== 'object').slice(0, 6).map((k) => `${k}: ${short(n[k])}`);
       return `<td>${parts.join('<br>')}${same.length ? `<br><span class="muted">${esc(same.join(', '))}</span>` : ''}</td>`;
     }
-    const rel = typeof c.old === 'number' && typeof c.new === 'number' ? ` (${fmtRel(relativeChange(c.old, c.new))})` : '';
+    const rel = typeof c.old === 'number' && typeof c.new === 'number' ? ` (${formatChange(relativeChange(c.old, c.new))})` : '';
     return `<td>${esc(short(c.old))} → ${esc(short(c.new))}${esc(rel)}</td>`;
   };
   const body = shown.map((c) => `<tr><td><code>${esc(c.path)}</code></td><td>${c.kind}</td>${change(c)}</tr>`).join('\n');
@@ -109,7 +110,7 @@ function figureViews(f: FigureDiff, img: FigureImages, r: DiffResult): string {
 export function renderHtml(r: DiffResult, images: Map<string, FigureImages>): string {
   const parts: string[] = [];
   const changedFigures = r.figures.filter(figureChanged);
-  const band = `±${fmt(r.farOff * 100)}%`;
+  const band = `±${formatSix(r.farOff * 100)}%`;
   parts.push(`<h1>What this change does to the paper</h1>`);
   parts.push(`<p>Baseline: <b>${esc(r.base)}</b>${r.baseCommit ? ` (inputs compared with commit <code>${esc(r.baseCommit.slice(0, 12))}</code>)` : ''}. Current: <b>${esc(r.current)}</b>. ${esc(countsText(r))}; ${r.sameFigures} figures unchanged.</p>`);
   if (!hasChanges(r)) parts.push(`<p class="note">No number or figure changed.</p>`);
@@ -144,7 +145,7 @@ export function renderHtml(r: DiffResult, images: Map<string, FigureImages>): st
     if (f.oldSize && f.newSize && (f.oldSize[0] !== f.newSize[0] || f.oldSize[1] !== f.newSize[1])) {
       parts.push(`<p class="note">The PNG sizes differ: ${f.oldSize.join('×')} → ${f.newSize.join('×')} px; the difference is drawn on a ${Math.max(f.oldSize[0], f.newSize[0])}×${Math.max(f.oldSize[1], f.newSize[1])} white canvas, both images at the top left.</p>`);
     }
-    if (f.pixels !== null && f.canvas) parts.push(`<p>${f.pixels} of ${f.canvas} pixels differ (${esc(fmtShare(f.pixels / f.canvas))}).${f.pixels === 0 ? ' The PNGs are pixel-identical; only the file bytes or the SVG differ.' : ''}</p>`);
+    if (f.pixels !== null && f.canvas) parts.push(`<p>${f.pixels} of ${f.canvas} pixels differ (${esc(formatShare(f.pixels / f.canvas))}).${f.pixels === 0 ? ' The PNGs are pixel-identical; only the file bytes or the SVG differ.' : ''}</p>`);
     parts.push(figureViews(f, images.get(f.key) ?? {}, r));
     if (f.data) {
       parts.push(`<p>Changed rows of <code>data/${esc(f.experiment)}.json</code> (the data this experiment's figures draw): ${f.data.length}.</p>`);

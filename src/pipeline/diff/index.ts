@@ -16,6 +16,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSy
 import { dirname, join, relative, resolve } from 'node:path';
 import { writeFileAtomicSync } from '../../fs/atomic.ts';
 import { toPosix } from '../fsutil.ts';
+import { DIFF_REPORT_DIR, GENERATED_DIR, outputPaths, readJson, reportPaths, SCHEMAS, SNAPSHOT_DIR } from '../outputs.ts';
 import { renderHtml, type FigureImages } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { byRelativeSize, EMPTY_CONTEXT } from './numbers.ts';
@@ -24,9 +25,6 @@ import { computeDiff, type DiffContext, type DiffResult } from './result.ts';
 import { git } from '../git.ts';
 import { loadDir, loadGitRevision, resolveCommit, type Side } from './sides.ts';
 import { whyChanged, type ExperimentInputs, type WhyMap } from './why.ts';
-
-/** Where a build copied into a report says which commit it is of (read by `stopwatches snapshot --from`). */
-export const SOURCE_FILE = 'source.json';
 
 export interface BuildSource {
   /** The commit the outputs were built from. */
@@ -63,9 +61,9 @@ export interface DiffRun {
 export function runDiff(opts: DiffOptions): DiffRun {
   const root = resolve(opts.root);
   const log = opts.log ?? ((l: string) => console.log(l));
-  const gen = opts.generatedDir ?? join(root, 'src', 'generated');
-  const snap = opts.snapshotDir ?? join(root, 'test', 'snapshots');
-  const outDir = opts.outDir ?? join(root, 'dist', 'diff');
+  const gen = opts.generatedDir ?? join(root, GENERATED_DIR);
+  const snap = opts.snapshotDir ?? join(root, SNAPSHOT_DIR);
+  const outDir = opts.outDir ?? join(root, DIFF_REPORT_DIR);
   const rel = (p: string) => {
     const r = toPosix(relative(root, p));
     return r.startsWith('../') || r === '..' ? p : r || '.';
@@ -106,7 +104,7 @@ function loadBase(root: string, base: string | undefined, snap: string, rel: (p:
 /** The source.json of a build folder, if it has a readable one. */
 export function readSource(dir: string): BuildSource | null {
   try {
-    const s = JSON.parse(readFileSync(join(dir, SOURCE_FILE), 'utf8')) as Partial<BuildSource>;
+    const s = JSON.parse(readFileSync(outputPaths(dir).source, 'utf8')) as Partial<BuildSource>;
     return { commit: typeof s.commit === 'string' ? s.commit : null, dirty: s.dirty === true };
   } catch {
     return null;
@@ -118,9 +116,8 @@ function explainInputs(root: string, gen: string, base: Side): WhyMap | string {
   if (!base.commit) return "the baseline's commit is unknown (not a git repository, or a folder without source.json)";
   let experiments: ExperimentInputs[];
   try {
-    const index = JSON.parse(readFileSync(join(gen, 'experiments.json'), 'utf8')) as { experiments: { id: string; files?: Record<string, string>; inputs?: Record<string, string> }[] };
-    if (index.experiments.some((e) => !e.files)) return 'src/generated/experiments.json lists no import closures: rebuild with `stopwatches run`';
-    experiments = index.experiments.map((e) => ({ id: e.id, files: [...Object.keys(e.files!), ...Object.keys(e.inputs ?? {})] }));
+    const index = readJson(outputPaths(gen).experiments, SCHEMAS.experiments, 'rebuild with `stopwatches run`');
+    experiments = index.experiments.map((e) => ({ id: e.id, files: [...Object.keys(e.files), ...Object.keys(e.inputs)] }));
   } catch {
     return 'src/generated/experiments.json is missing or unreadable: rebuild with `stopwatches run`';
   }
@@ -149,7 +146,7 @@ function sourceOf(root: string): BuildSource {
  * Writes the report folder afresh and whole: into a temp folder first, renamed
  * over the old one at the end, so a failure never leaves half a report.
  */
-export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string, root: string, genDir = join(root, 'src', 'generated')): string {
+export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string, root: string, genDir = join(root, GENERATED_DIR)): string {
   const tmp = `${outDir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
@@ -160,17 +157,19 @@ export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string
       const now = cur.figures.get(`${f.key}.png`);
       images.set(f.key, { ...(old ? { old } : {}), ...(now ? { new: now } : {}), ...(f.diffPng ? { diff: f.diffPng } : {}) });
     }
-    writeFileSync(join(tmp, 'index.html'), renderHtml(r, images));
+    const out = reportPaths(tmp);
+    writeFileSync(out.html, renderHtml(r, images));
     const json = { ...r, figures: r.figures.map(({ diffPng: _d, ...f }) => f) };
-    writeFileSync(join(tmp, 'diff.json'), `${JSON.stringify(json, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`);
-    writeFileSync(join(tmp, 'numbers.txt'), `${[...r.numbers].sort(byRelativeSize).map((n) => numberLine(n, r.farOff)).join('\n')}${r.numbers.length ? '\n' : ''}`);
+    writeFileSync(out.json, `${JSON.stringify(json, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`);
+    writeFileSync(out.numbersText, `${[...r.numbers].sort(byRelativeSize).map((n) => numberLine(n, r.farOff)).join('\n')}${r.numbers.length ? '\n' : ''}`);
     // The current outputs, laid out like test/snapshots/, for `stopwatches snapshot --from`.
-    const build = join(tmp, 'build');
-    mkdirSync(join(build, 'figures'), { recursive: true });
-    writeFileSync(join(build, 'numbers.json'), readFileSync(join(genDir, 'numbers.json')));
-    for (const [name, buf] of cur.figures) writeFileSync(join(build, 'figures', name), buf);
-    if (existsSync(join(genDir, 'data'))) cpSync(join(genDir, 'data'), join(build, 'data'), { recursive: true });
-    writeFileSync(join(build, SOURCE_FILE), `${JSON.stringify(sourceOf(root), null, 2)}\n`);
+    const gen = outputPaths(genDir);
+    const build = outputPaths(out.build);
+    mkdirSync(build.figures, { recursive: true });
+    writeFileSync(build.numbers, readFileSync(gen.numbers));
+    for (const [name, buf] of cur.figures) writeFileSync(join(build.figures, name), buf);
+    if (existsSync(gen.data)) cpSync(gen.data, build.data, { recursive: true });
+    writeFileSync(build.source, `${JSON.stringify(sourceOf(root), null, 2)}\n`);
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(dirname(outDir), { recursive: true });
     renameSync(tmp, outDir);
@@ -178,7 +177,7 @@ export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
-  return join(outDir, 'index.html');
+  return reportPaths(outDir).html;
 }
 
 export { computeDiff, hasChanges, type DiffContext, type DiffResult, type ClaimChange } from './result.ts';

@@ -10,7 +10,8 @@
  */
 import { figureChanged, hasChanges, type DiffResult } from './result.ts';
 import { byImportance, crossed, type NumberRow } from './numbers.ts';
-import { countsText, exactText, fmt, fmtRel, fmtShare, neighbourhoodText, sameValueText, showEntry, whyText } from './format.ts';
+import { formatChange, formatShare, formatSix } from '../../format/text.ts';
+import { countsText, exactText, neighbourhoodText, sameValueText, showEntry, whyText } from './format.ts';
 
 /** Characters a comment may have (GitHub's limit is 65,536; the rest is headroom for the workflow's own lines). */
 export const MARKDOWN_LIMIT = 60_000;
@@ -55,7 +56,7 @@ function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited:
   if (!shown.length) return leftOut(0, rows.length);
   const head = withCited ? '| number | old | new | Δ% | cited in | note |\n|---|--:|--:|--:|---|---|' : '| number | old | new | Δ% | note |\n|---|--:|--:|--:|---|';
   const line = (r: NumberRow) => {
-    const cols = [code(r.id), r.old ? showEntry(r.old) : '—', r.new ? showEntry(r.new) : '—', r.kind === 'changed' ? fmtRel(r.rel) : r.kind];
+    const cols = [code(r.id), r.old ? showEntry(r.old) : '—', r.new ? showEntry(r.new) : '—', r.kind === 'changed' ? formatChange(r.rel) : r.kind];
     if (withCited) cols.push(r.citedIn.slice(0, 2).join(', ') + (r.citedIn.length > 2 ? `, +${r.citedIn.length - 2}` : ''));
     cols.push(flagText(r, farOff));
     return `| ${cols.map(cell).join(' | ')} |`;
@@ -79,8 +80,8 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   const flags: string[] = [];
   const left = r.numbers.filter((n) => n.neighbourhood === 'left');
   const entered = r.numbers.filter((n) => n.neighbourhood === 'entered');
-  if (left.length) flags.push(`${plural(left.length, 'number')} LEFT the published value's neighbourhood (±${fmt(r.farOff * 100)}%): ${left.map((n) => code(n.id)).join(', ')}`);
-  if (entered.length) flags.push(`${plural(entered.length, 'number')} entered the published value's neighbourhood (±${fmt(r.farOff * 100)}%): ${entered.map((n) => code(n.id)).join(', ')}`);
+  if (left.length) flags.push(`${plural(left.length, 'number')} LEFT the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${left.map((n) => code(n.id)).join(', ')}`);
+  if (entered.length) flags.push(`${plural(entered.length, 'number')} entered the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${entered.map((n) => code(n.id)).join(', ')}`);
   const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
   if (exact.length) flags.push(`${plural(exact.length, 'number')} exact by construction (settings, closed-form values) changed: a setting, constant or formula moved, never noise`);
   const renderOnly = r.figures.filter((f) => f.renderOnly);
@@ -116,7 +117,7 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   if (changedFigures.length) {
     out.push(`#### Figures that changed (${changedFigures.length})`, '', '| figure | pixels changed | data rows changed |', '|---|--:|--:|');
     for (const f of changedFigures.slice(0, caps.figures)) {
-      const px = f.pixels !== null && f.canvas ? `${fmtShare(f.pixels / f.canvas)} (${f.pixels} px)` : f.kind;
+      const px = f.pixels !== null && f.canvas ? `${formatShare(f.pixels / f.canvas)} (${f.pixels} px)` : f.kind;
       out.push(`| ${cell(code(f.key))} | ${cell(px)} | ${f.data ? f.data.length : '—'} |`);
     }
     out.push('', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length));

@@ -7,7 +7,7 @@
  * What the site knows (published values, cited ids) arrives as a
  * `NumberContext` from the command layer: src/pipeline reads nothing of src/site.
  */
-import { compareNumbers as changedNumbers, relativeChange } from '../outputs.ts';
+import { compareNumbers, relativeChange } from '../outputs.ts';
 import type { NumbersFile } from '../types.ts';
 import { exactness, type Exactness } from './exact.ts';
 import type { Entry } from './sides.ts';
@@ -70,9 +70,10 @@ export function nearPublished(e: Entry, p: PublishedValue, ctx: NumberContext): 
   return Math.abs(v - p.value) / Math.abs(p.value) <= ctx.farOff;
 }
 
-export function compareNumbers(base: NumbersFile, cur: NumbersFile, ctx: NumberContext = EMPTY_CONTEXT): NumberRow[] {
+/** The diff report's rows: the changes `compareNumbers` finds, each with its published value, neighbourhood and exactness. */
+export function numberRows(base: NumbersFile, cur: NumbersFile, ctx: NumberContext = EMPTY_CONTEXT): NumberRow[] {
   const rows: NumberRow[] = [];
-  for (const { id, old: a, new: b } of changedNumbers(base, cur)) {
+  for (const { id, old: a, new: b } of compareNumbers(base, cur)) {
     const p = ctx.published.get(id) ?? null;
     const near = (e: Entry | undefined) => (e && p ? nearPublished(e, p, ctx) : null);
     const na = near(a);

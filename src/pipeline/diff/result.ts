@@ -5,7 +5,7 @@
  */
 import { compareData } from './data.ts';
 import { compareFigures, type FigureDiff } from './figures.ts';
-import { compareNumbers, EMPTY_CONTEXT, type NumberContext, type NumberRow } from './numbers.ts';
+import { numberRows, EMPTY_CONTEXT, type NumberContext, type NumberRow } from './numbers.ts';
 import { figureKeyOf } from '../outputs.ts';
 import type { Side } from './sides.ts';
 import type { InputChange, WhyMap } from './why.ts';
@@ -68,7 +68,7 @@ export interface DiffResult {
 /** `why`: the input changes per experiment (why.ts), or the reason they could not be compared. */
 export function computeDiff(base: Side, cur: Side, ctx: DiffContext = EMPTY_CONTEXT, why: WhyMap | string = 'no baseline commit given'): DiffResult {
   const whyMap = typeof why === 'string' ? null : why;
-  const numbers = compareNumbers(base.numbers, cur.numbers, ctx);
+  const numbers = numberRows(base.numbers, cur.numbers, ctx);
   const figures = compareFigures(base, cur);
   const allKeys = new Set([...cur.figures.keys()].map(figureKeyOf));
   const dataRows = new Map<string, number>();

@@ -4,12 +4,11 @@
  * failed or interrupted build never leaves half a file). Runs after the
  * experiments and before the site is built; a claim that fails stops the build.
  */
-import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic.ts';
-import { readJson, SCHEMAS } from '../pipeline/outputs.ts';
+import { outputPaths, readJson, SCHEMAS } from '../pipeline/outputs.ts';
 import { UserError } from '../errors.ts';
 import { evaluateAll, failureLine, serializeClaims, type ClaimsFile, type NumberEntry } from './evaluate.ts';
-import { SECTION_CHECKS, registryProblems } from './registry.ts';
+import { registryProblems, sectionClaims, type ClaimsBySection } from './registry.ts';
 
 export interface ClaimsBuild {
   file: ClaimsFile;
@@ -22,12 +21,13 @@ export function readNumbers(path: string): Record<string, NumberEntry> {
   return readJson(path, SCHEMAS.numbers, 'run `npx stopwatches run` first, then check the claims') as Record<string, NumberEntry>;
 }
 
-/** Evaluates the claims on `<dir>/numbers.json` and writes `<dir>/claims.json`. */
-export async function checkClaims(dir: string): Promise<ClaimsBuild> {
-  const problems = registryProblems();
+/** Evaluates `claims` on `<dir>/numbers.json` and writes `<dir>/claims.json`: the one evaluation the site then reads. */
+export async function checkClaims(dir: string, claims: ClaimsBySection): Promise<ClaimsBuild> {
+  const problems = registryProblems(claims);
   if (problems.length) throw new UserError(`checked claims are malformed: ${problems.join('; ')}`);
-  const file = evaluateAll(SECTION_CHECKS, readNumbers(join(dir, 'numbers.json')));
-  const written = join(dir, 'claims.json');
+  const paths = outputPaths(dir);
+  const file = evaluateAll(sectionClaims(claims), readNumbers(paths.numbers));
+  const written = paths.claims;
   await writeFileAtomic(written, serializeClaims(file));
   const failures = file.claims.filter((c) => c.status === 'fails' || c.status === 'stale').map(failureLine);
   return { file, failures, written };

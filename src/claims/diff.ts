@@ -13,7 +13,7 @@
  *     before: { status, slack, margin } | null, after: { status, slack, margin } | null }
  */
 import { evaluateAll, type ClaimResult, type ClaimsFile, type NumberEntry } from './evaluate.ts';
-import { SECTION_CHECKS } from './registry.ts';
+import { sectionClaims, type ClaimsBySection } from './registry.ts';
 
 export interface ClaimState {
   status: ClaimResult['status'];
@@ -54,8 +54,9 @@ export function compareClaims(before: ClaimsFile, after: ClaimsFile): ClaimChang
 }
 
 /** Today's claims evaluated on two sets of numbers (a baseline's numbers.json and this build's). */
-export function claimChangesFromNumbers(before: Readonly<Record<string, NumberEntry>>, after: Readonly<Record<string, NumberEntry>>): ClaimChange[] {
-  return compareClaims(evaluateAll(SECTION_CHECKS, before), evaluateAll(SECTION_CHECKS, after));
+export function claimChangesFromNumbers(claims: ClaimsBySection, before: Readonly<Record<string, NumberEntry>>, after: Readonly<Record<string, NumberEntry>>): ClaimChange[] {
+  const sections = sectionClaims(claims);
+  return compareClaims(evaluateAll(sections, before), evaluateAll(sections, after));
 }
 
 /** One line for the top of the report: how many claims changed status (named), how many margins moved. */
@@ -73,7 +74,7 @@ export function claimChangesLine(changes: readonly ClaimChange[]): string {
  * numbers (the diff's two sides), the line to print first, above the numbers,
  * and the changes for its JSON and HTML (shape in this file's header).
  */
-export function claimsReport(before: Readonly<Record<string, NumberEntry>>, after: Readonly<Record<string, NumberEntry>>): { line: string; changes: ClaimChange[] } {
-  const changes = claimChangesFromNumbers(before, after);
+export function claimsReport(claims: ClaimsBySection, before: Readonly<Record<string, NumberEntry>>, after: Readonly<Record<string, NumberEntry>>): { line: string; changes: ClaimChange[] } {
+  const changes = claimChangesFromNumbers(claims, before, after);
   return { line: claimChangesLine(changes), changes };
 }

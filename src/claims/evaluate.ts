@@ -1,6 +1,7 @@
 /**
  * Evaluates checked claims on one build's numbers and writes the result as
- * claims.json, the file the build keeps beside numbers.json:
+ * claims.json, the file the build keeps beside numbers.json (its path, schema
+ * and reader are in src/pipeline/outputs.ts):
  *
  *   { "claims": [ClaimResult…], "summary": { checked, hold, contradicted, fail } }
  *
@@ -24,9 +25,10 @@
  * the claim holds is reported too.
  */
 import type { CheckedClaim } from './types.ts';
-import { formatValue, ofTotal } from '../site/format.ts';
-import { PUBLISHED } from '../site/published.ts';
+import { formatValue, ofTotal } from '../format/value.ts';
+import { PUBLISHED } from '../published.ts';
 import type { Values } from './predicates.ts';
+import type { ClaimResult, ClaimsFile, ClaimStatus, SeedVerdict } from '../pipeline/outputs.ts';
 
 /** What a claim reads from numbers.json; extra fields are ignored. */
 export interface NumberEntry {
@@ -38,42 +40,7 @@ export interface NumberEntry {
   perSeed?: number[];
 }
 
-export type ClaimStatus = 'holds' | 'fails' | 'contradicted' | 'stale';
-
-export interface SeedVerdict {
-  /** Largest number of seeds behind any of the claim's numbers. */
-  seeds: number;
-  /** True when the claim holds at every combination of the numbers' min and max over seeds. */
-  holdsAcrossSpread: boolean;
-  /** The smallest slack over those combinations. */
-  worstSlack: number | null;
-  /** Share of seeds for which the claim holds, when per-seed values are available for every number with a spread. */
-  share?: number;
-  /** Set when the claim reads too many numbers with a spread to try every combination of extremes: the worst case was searched greedily. */
-  searched?: 'greedy';
-}
-
-export interface ClaimResult {
-  id: string;
-  section: string;
-  says: string;
-  kind: string;
-  status: ClaimStatus;
-  /** Signed distance to flipping, in the claim's terms (null when a number is missing or infinite). */
-  slack: number | null;
-  margin: string;
-  numbers: { id: string; value: number | null; unit: string }[];
-  seeds?: SeedVerdict;
-  /** For a claim of the original article: how the article put it. */
-  article?: string;
-  /** For a claim of the original article: why our numbers may differ, when a difference of set-up is known. */
-  why?: string;
-}
-
-export interface ClaimsFile {
-  claims: ClaimResult[];
-  summary: { checked: number; hold: number; contradicted: number; fail: number };
-}
+export type { ClaimResult, ClaimsFile, ClaimStatus, SeedVerdict } from '../pipeline/outputs.ts';
 
 const round = (x: number): number | null => (Number.isFinite(x) ? Number(x.toPrecision(6)) : null);
 
@@ -167,7 +134,7 @@ function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): Num
  * A claim's words with their numbers filled in: `{id}` is this build's value
  * (a setting such as the slot count, so no number is typed into the words) and
  * `{published:id}` the value the original article printed for that id
- * (src/site/published.ts). Returns the ids it could not fill.
+ * (src/published.ts). Returns the ids it could not fill.
  */
 export function fillText(text: string, all: Readonly<Record<string, NumberEntry>>): { text: string; missing: string[] } {
   const missing: string[] = [];

@@ -168,3 +168,4 @@ export function pickFrom(id: string, nv: NumberValue, pick: NumPick): { value: n
   const m = pick.startsWith('lower') ? modes[0] : modes[1];
   return pick.endsWith('-seeds') ? { text: ofTotal(m.seeds, nv.seeds, 'seeds') } : { value: m.median };
 }
+

@@ -1,5 +1,5 @@
 /** How Table 4 prints a constant: SI prefixes for bytes and FLOP/s, full integers for counts. */
-import { formatPlain, withUnit } from './format.ts';
+import { formatPlain, withUnit } from './value.ts';
 
 const SI: [number, string][] = [
   [1e15, 'P'],

@@ -11,16 +11,3 @@ export interface CheckOutcome {
   values: Record<string, number>;
 }
 
-/** Numbers for messages: 3 significant digits, thousands separated. */
-export function fmt(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  const a = Math.abs(x);
-  if (a >= 1000) return Math.round(x).toLocaleString('en-US');
-  if (a >= 100) return (Math.round(x * 10) / 10).toString();
-  return Number(x.toPrecision(4)).toString();
-}
-
-/** Bytes and bandwidths for messages (GB, TB/s). */
-export function fmtBytes(b: number): string {
-  return b >= 1e12 ? `${fmt(b / 1e12)} TB` : b >= 1e9 ? `${fmt(b / 1e9)} GB` : b >= 1e6 ? `${fmt(b / 1e6)} MB` : `${fmt(b)} B`;
-}

@@ -11,6 +11,7 @@
  * that counts as "about 2×") are the claim's definition, not results: they say
  * what the words mean, and they live here rather than in the prose.
  */
+import { formatGap, formatMargin } from '../format/text.ts';
 
 export type Values = Readonly<Record<string, number>>;
 
@@ -29,13 +30,6 @@ export interface Predicate {
   test(v: Values): Outcome;
 }
 
-/** A relative gap in per cent, two significant digits below 100%, whole per cents above (never exponent notation). */
-const pct = (x: number): string => {
-  const p = Math.abs(x) * 100;
-  if (!Number.isFinite(p)) return 'unbounded';
-  return p >= 100 ? `${Math.round(p).toLocaleString('en-US')}%` : `${Number(p.toPrecision(2))}%`;
-};
-const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(3))));
 
 /** Relative gap of a over b: 0.2 when a is 20% above b. */
 function rel(a: number, b: number): number {
@@ -50,7 +44,7 @@ export function greater(a: string, b: string): Predicate {
     ids: [a, b],
     test: (v) => {
       const g = rel(v[a], v[b]);
-      return { holds: v[a] > v[b], slack: g, margin: g > 0 ? `${pct(g)} above; flips if the gap closes` : `${pct(g)} below` };
+      return { holds: v[a] > v[b], slack: g, margin: g > 0 ? `${formatGap(g)} above; flips if the gap closes` : `${formatGap(g)} below` };
     },
   };
 }
@@ -62,7 +56,7 @@ export function less(a: string, b: string): Predicate {
     ids: [a, b],
     test: (v) => {
       const g = -rel(v[a], v[b]);
-      return { holds: v[a] < v[b], slack: g, margin: g > 0 ? `${pct(g)} below; flips if the gap closes` : `${pct(g)} above` };
+      return { holds: v[a] < v[b], slack: g, margin: g > 0 ? `${formatGap(g)} below; flips if the gap closes` : `${formatGap(g)} above` };
     },
   };
 }
@@ -74,19 +68,19 @@ export function less(a: string, b: string): Predicate {
 function fromBound(x: number, limit: number, side: 'above' | 'below'): { slack: number; margin: string } {
   const d = side === 'above' ? x - limit : limit - x;
   const where = d >= 0 ? side : side === 'above' ? 'below' : 'above';
-  if (limit === 0) return { slack: d, margin: `${fmt(Math.abs(d))} ${where} zero` };
+  if (limit === 0) return { slack: d, margin: `${formatMargin(Math.abs(d))} ${where} zero` };
   const g = d / Math.abs(limit);
-  return { slack: g, margin: `${pct(g)} ${where} the bound ${fmt(limit)}` };
+  return { slack: g, margin: `${formatGap(g)} ${where} the bound ${formatMargin(limit)}` };
 }
 
 /** a > limit, a literal bound in the number's unit (what "above" means here). */
 export function above(a: string, limit: number): Predicate {
-  return { kind: `above ${fmt(limit)}`, ids: [a], test: (v) => ({ holds: v[a] > limit, ...fromBound(v[a], limit, 'above') }) };
+  return { kind: `above ${formatMargin(limit)}`, ids: [a], test: (v) => ({ holds: v[a] > limit, ...fromBound(v[a], limit, 'above') }) };
 }
 
 /** a < limit, a literal bound in the number's unit. */
 export function below(a: string, limit: number): Predicate {
-  return { kind: `below ${fmt(limit)}`, ids: [a], test: (v) => ({ holds: v[a] < limit, ...fromBound(v[a], limit, 'below') }) };
+  return { kind: `below ${formatMargin(limit)}`, ids: [a], test: (v) => ({ holds: v[a] < limit, ...fromBound(v[a], limit, 'below') }) };
 }
 
 /** a ≥ k for a count (k of n collapsed, none collapsed: `atMost(x, 0)`). Margin in whole counts. */
@@ -94,7 +88,7 @@ export function atLeast(a: string, k: number): Predicate {
   return {
     kind: 'atLeast',
     ids: [a],
-    test: (v) => ({ holds: v[a] >= k, slack: v[a] - k, margin: `${fmt(v[a])} against at least ${fmt(k)}` }),
+    test: (v) => ({ holds: v[a] >= k, slack: v[a] - k, margin: `${formatMargin(v[a])} against at least ${formatMargin(k)}` }),
   };
 }
 
@@ -102,7 +96,7 @@ export function atMost(a: string, k: number): Predicate {
   return {
     kind: 'atMost',
     ids: [a],
-    test: (v) => ({ holds: v[a] <= k, slack: k - v[a], margin: `${fmt(v[a])} against at most ${fmt(k)}` }),
+    test: (v) => ({ holds: v[a] <= k, slack: k - v[a], margin: `${formatMargin(v[a])} against at most ${formatMargin(k)}` }),
   };
 }
 
@@ -117,8 +111,8 @@ export function between(a: string, lo: number, hi: number): Predicate {
       const toLo = rel(x, lo);
       const toHi = -rel(x, hi);
       const slack = Math.min(toLo, toHi);
-      const end = toLo <= toHi ? `the lower end ${fmt(lo)}` : `the upper end ${fmt(hi)}`;
-      return { holds: x >= lo && x <= hi, slack, margin: `${pct(slack)} ${slack >= 0 ? 'inside' : 'outside'} ${end}` };
+      const end = toLo <= toHi ? `the lower end ${formatMargin(lo)}` : `the upper end ${formatMargin(hi)}`;
+      return { holds: x >= lo && x <= hi, slack, margin: `${formatGap(slack)} ${slack >= 0 ? 'inside' : 'outside'} ${end}` };
     },
   };
 }
@@ -130,17 +124,17 @@ export function between(a: string, lo: number, hi: number): Predicate {
 export function about(a: string, target: number, range: readonly [number, number]): Predicate {
   if (!(range[0] <= target && target <= range[1])) throw new Error(`about(${a}): target ${target} outside its range`);
   const p = between(a, range[0], range[1]);
-  return { ...p, kind: `about ${fmt(target)} (${fmt(range[0])}–${fmt(range[1])})` };
+  return { ...p, kind: `about ${formatMargin(target)} (${formatMargin(range[0])}–${formatMargin(range[1])})` };
 }
 
 /** |a/b − 1| ≤ tol: agreement within a relative tolerance; margin in points of tolerance left. */
 export function within(a: string, b: string, tol: number): Predicate {
   return {
-    kind: `within ${pct(tol)}`,
+    kind: `within ${formatGap(tol)}`,
     ids: [a, b],
     test: (v) => {
       const d = Math.abs(rel(v[a], v[b]));
-      return { holds: d <= tol, slack: tol - d, margin: `differ by ${pct(d)} against ${pct(tol)} allowed` };
+      return { holds: d <= tol, slack: tol - d, margin: `differ by ${formatGap(d)} against ${formatGap(tol)} allowed` };
     },
   };
 }
@@ -161,7 +155,7 @@ export function monotone(ids: readonly string[], direction: 'rising' | 'falling'
       return {
         holds: worst > 0,
         slack: worst,
-        margin: `smallest step ${worst > 0 ? '' : 'against the direction '}${pct(worst)}, between ${ids[at - 1]} and ${ids[at]}`,
+        margin: `smallest step ${worst > 0 ? '' : 'against the direction '}${formatGap(worst)}, between ${ids[at - 1]} and ${ids[at]}`,
       };
     },
   };
@@ -206,12 +200,12 @@ export function kOfN(parts: readonly Predicate[], k: number): Predicate {
 export function ratioBetween(a: string, b: string, lo: number, hi: number): Predicate {
   if (!(lo < hi)) throw new Error(`ratioBetween(${a}, ${b}): lo ${lo} must be below hi ${hi}`);
   return {
-    kind: `ratio in ${fmt(lo)}–${fmt(hi)}`,
+    kind: `ratio in ${formatMargin(lo)}–${formatMargin(hi)}`,
     ids: [a, b],
     test: (v) => {
       const r = v[a] / v[b];
       const slack = Math.min(rel(r, lo), -rel(r, hi));
-      return { holds: r >= lo && r <= hi, slack, margin: `ratio ${fmt(r)}, ${pct(slack)} ${slack >= 0 ? 'inside' : 'outside'} ${fmt(lo)}–${fmt(hi)}` };
+      return { holds: r >= lo && r <= hi, slack, margin: `ratio ${formatMargin(r)}, ${formatGap(slack)} ${slack >= 0 ? 'inside' : 'outside'} ${formatMargin(lo)}–${formatMargin(hi)}` };
     },
   };
 }
@@ -220,12 +214,12 @@ export function ratioBetween(a: string, b: string, lo: number, hi: number): Pred
 export function ratioAtLeast(a: string, b: string, k: number): Predicate {
   if (!(k > 0)) throw new Error(`ratioAtLeast(${a}, ${b}): k ${k} must be positive`);
   return {
-    kind: `ratio at least ${fmt(k)}`,
+    kind: `ratio at least ${formatMargin(k)}`,
     ids: [a, b],
     test: (v) => {
       const r = v[a] / v[b];
       const slack = rel(r, k);
-      return { holds: r >= k, slack, margin: `ratio ${fmt(r)}, ${pct(slack)} ${slack >= 0 ? 'above' : 'below'} ${fmt(k)}` };
+      return { holds: r >= k, slack, margin: `ratio ${formatMargin(r)}, ${formatGap(slack)} ${slack >= 0 ? 'above' : 'below'} ${formatMargin(k)}` };
     },
   };
 }
@@ -240,7 +234,7 @@ export function narrower(tight: readonly string[], loose: readonly string[]): Pr
       const t = span(tight, v);
       const l = span(loose, v);
       const slack = rel(l - 1, t - 1);
-      return { holds: t < l, slack, margin: `max/min ${fmt(t)} against ${fmt(l)}` };
+      return { holds: t < l, slack, margin: `max/min ${formatMargin(t)} against ${formatMargin(l)}` };
     },
   };
 }

@@ -1,6 +1,6 @@
-/** One claim per simulator constant; its value, grade and source live in src/sim/constants.ts. */
+/** One dossier entry per simulator constant; its value, grade and source live in src/sim/constants.ts. */
 import { CONSTANTS_TABLE, type ConstantName } from '../../sim/constants.ts';
-import type { Claim } from './types.ts';
+import type { DossierEntry } from './types.ts';
 
 const CONSTANT_LABEL: Record<ConstantName, string> = {
   layers: 'Transformer layers of the modelled model',
@@ -26,9 +26,9 @@ const CONSTANT_LABEL: Record<ConstantName, string> = {
   maxNumSeqs: 'Maximum running sequences',
 };
 
-export const CONSTANT_CLAIMS: Claim[] = CONSTANTS_TABLE.map((row) => ({
+export const CONSTANT_ENTRIES: DossierEntry[] = CONSTANTS_TABLE.map((row) => ({
   id: `const-${row.name}`,
-  claim: CONSTANT_LABEL[row.name] ?? row.name,
+  statement: CONSTANT_LABEL[row.name] ?? row.name,
   grade: row.grade,
   source: row.source,
   topic: 'simulator constants',

@@ -16,7 +16,8 @@
  * FLOPs per token than assumed — quantization, speculation, sparsity — and
  * should say which. No tolerance is applied.
  */
-import { fmt, fmtBytes, type CheckOutcome } from './types.ts';
+import { formatBytes, formatMessage } from '../format/text.ts';
+import type { CheckOutcome } from './types.ts';
 
 export interface RooflineInput {
   /** Claimed per-user decode speed, tokens/s. */
@@ -89,8 +90,8 @@ export function totalBound(inp: RooflineInput, s?: number): { bound: number; sid
 
 function setup(inp: RooflineInput): string {
   const g = inp.gpus ?? 1;
-  const ctx = inp.context ? ` + ${fmt(inp.context)} tokens of KV` : '';
-  return `${g > 1 ? `${g} × ` : ''}${fmtBytes(inp.hbmBw)}/s ÷ ${fmtBytes(inp.weightBytes)}${ctx}`;
+  const ctx = inp.context ? ` + ${formatMessage(inp.context)} tokens of KV` : '';
+  return `${g > 1 ? `${g} × ` : ''}${formatBytes(inp.hbmBw)}/s ÷ ${formatBytes(inp.weightBytes)}${ctx}`;
 }
 
 export function rooflinePerUser(inp: RooflineInput): CheckOutcome {
@@ -102,7 +103,7 @@ export function rooflinePerUser(inp: RooflineInput): CheckOutcome {
     return {
       check: 'roofline-per-user',
       status: 'pass',
-      message: `Roofline, per user: ${fmt(s)} tok/s ≤ ${setup(inp)} = ${fmt(bound)} tok/s (${((1 - ratio) * 100).toFixed(0)}% below the bound)`,
+      message: `Roofline, per user: ${formatMessage(s)} tok/s ≤ ${setup(inp)} = ${formatMessage(bound)} tok/s (${((1 - ratio) * 100).toFixed(0)}% below the bound)`,
       ratio,
       values,
     };
@@ -111,7 +112,7 @@ export function rooflinePerUser(inp: RooflineInput): CheckOutcome {
     check: 'roofline-per-user',
     status: 'fail',
     message:
-      `Roofline, per user: ${fmt(s)} tok/s per user but ${setup(inp)} = ${fmt(bound)} tok/s: over by ${ratio.toFixed(2)}× ` +
+      `Roofline, per user: ${formatMessage(s)} tok/s per user but ${setup(inp)} = ${formatMessage(bound)} tok/s: over by ${ratio.toFixed(2)}× ` +
       `(it must read fewer bytes per token than assumed: quantization, speculation or sparsity?)`,
     ratio,
     values,
@@ -139,19 +140,19 @@ export function rooflineTotal(inp: RooflineInput): CheckOutcome {
     return {
       check: 'roofline-total',
       status: 'fail',
-      message: `Roofline, total: ${fmt(T)} tok/s, but no batch reaches ${fmt(inp.perUserTps!)} tok/s per user at all (see the per-user check)`,
+      message: `Roofline, total: ${formatMessage(T)} tok/s, but no batch reaches ${formatMessage(inp.perUserTps!)} tok/s per user at all (see the per-user check)`,
       ratio: null,
       values,
     };
   }
   const ratio = T / bound;
-  const at = inp.perUserTps !== undefined ? `at ${fmt(inp.perUserTps)} tok/s per user ` : '';
+  const at = inp.perUserTps !== undefined ? `at ${formatMessage(inp.perUserTps)} tok/s per user ` : '';
   const why = side === 'memory' ? 'memory-bound: weights + every user’s KV per step' : 'compute-bound: 2 FLOPs per parameter per token at peak';
   if (ratio <= 1) {
     return {
       check: 'roofline-total',
       status: 'pass',
-      message: `Roofline, total: ${fmt(T)} tok/s ≤ ${fmt(bound)} tok/s ${at}(${why})`,
+      message: `Roofline, total: ${formatMessage(T)} tok/s ≤ ${formatMessage(bound)} tok/s ${at}(${why})`,
       ratio,
       values,
     };
@@ -159,7 +160,7 @@ export function rooflineTotal(inp: RooflineInput): CheckOutcome {
   return {
     check: 'roofline-total',
     status: 'fail',
-    message: `Roofline, total: ${fmt(T)} tok/s but ${at}the envelope allows ${fmt(bound)} tok/s (${why}): over by ${ratio.toFixed(2)}×`,
+    message: `Roofline, total: ${formatMessage(T)} tok/s but ${at}the envelope allows ${formatMessage(bound)} tok/s (${why}): over by ${ratio.toFixed(2)}×`,
     ratio,
     values,
   };

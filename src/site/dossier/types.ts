@@ -1,5 +1,5 @@
 /**
- * The shape of a claim in the confidence dossier (Table 3) and what its grade
+ * The shape of an entry in the confidence dossier (Table 3) and what its grade
  * means:
  *
  *   A  checked in the original document by this project (code at a commit, a datasheet, a model config)
@@ -8,31 +8,31 @@
  *   D  assumption
  *   M  measured by this project (simulator or offline tokenizers)
  *
- * Claim text holds no typed numbers: a value comes from `constant` or `numberId`.
+ * Entry text holds no typed numbers: a value comes from `constant` or `numberId`.
  */
 import type { ConstantName } from '../../sim/constants.ts';
 
-export type ClaimGrade = 'A' | 'B' | 'C' | 'D' | 'M';
+export type DossierGrade = 'A' | 'B' | 'C' | 'D' | 'M';
 
-export interface Claim {
+export interface DossierEntry {
   /** Stable id, also the anchor on the dossier page. */
   id: string;
-  /** The claim, in one sentence. */
-  claim: string;
-  grade: ClaimGrade;
+  /** What the entry states, in one sentence. */
+  statement: string;
+  grade: DossierGrade;
   /** Where it was established: file and commit, document, or experiment. */
   source: string;
   /** Topic, for grouping: `tool: vLLM`, `simulator`, `tokens`, … */
   topic: string;
-  /** A simulator constant whose value the claim states. */
+  /** A simulator constant whose value the entry states. */
   constant?: ConstantName;
-  /** An id in numbers.json whose value the claim states (grade M). */
+  /** An id in numbers.json whose value the entry states (grade M). */
   numberId?: string;
   /** Reference numbers in src/site/references.ts. */
   refs?: number[];
 }
 
-export const GRADE_MEANING: Record<ClaimGrade, string> = {
+export const GRADE_MEANING: Record<DossierGrade, string> = {
   A: 'checked in the original document by this project',
   B: 'a credible second-hand source, not checked in the original here',
   C: 'computed here from A or B facts',

@@ -16,7 +16,7 @@
  * Notes are prose shown on the site: written anew, digits only as
  * src/site/prose.ts allows (test/reproduction.test.ts checks both).
  */
-import { heading, type ArticleFigure, type HeadingId } from '../outline.ts';
+import { heading, type ArticleFigure, type HeadingId } from './outline.ts';
 
 /** Where the article prints a value: a heading of the outline, the article's figure, another heading that repeats it. */
 export interface Where {

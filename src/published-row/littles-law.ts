@@ -6,7 +6,8 @@
  * times its mean end-to-end latency must come out at N (the article: the
  * 64-slot simulated point gives 6.287 req/s × 10.172 s = 64.0).
  */
-import { fmt, type CheckOutcome } from './types.ts';
+import { formatMessage } from '../format/text.ts';
+import type { CheckOutcome } from './types.ts';
 
 /**
  * Default relative tolerance. The identity is exact only when the three
@@ -35,12 +36,12 @@ export function littlesLaw({ concurrency, rate, latency, tolerance = LITTLE_TOLE
   const predicted = rate * latency;
   const ratio = Math.max(predicted, concurrency) / Math.min(predicted, concurrency);
   const pass = ratio <= 1 + tolerance;
-  const product = `${fmt(rate)} req/s × ${fmt(latency)} s = ${fmt(predicted)}`;
+  const product = `${formatMessage(rate)} req/s × ${formatMessage(latency)} s = ${formatMessage(predicted)}`;
   const message = pass
-    ? `Little's law: ${product} ≈ ${fmt(concurrency)} in flight (off by ${((ratio - 1) * 100).toFixed(1)}%, within ${Math.round(tolerance * 100)}%)`
-    : `Little's law: ${fmt(concurrency)} in flight but ${product}: off by ${ratio.toFixed(1)}× ` +
+    ? `Little's law: ${product} ≈ ${formatMessage(concurrency)} in flight (off by ${((ratio - 1) * 100).toFixed(1)}%, within ${Math.round(tolerance * 100)}%)`
+    : `Little's law: ${formatMessage(concurrency)} in flight but ${product}: off by ${ratio.toFixed(1)}× ` +
       `(one of the three is wrong, or they come from different windows; consistent would be ` +
-      `${fmt(concurrency / latency)} req/s at ${fmt(latency)} s, or ${fmt(concurrency / rate)} s at ${fmt(rate)} req/s)`;
+      `${formatMessage(concurrency / latency)} req/s at ${formatMessage(latency)} s, or ${formatMessage(concurrency / rate)} s at ${formatMessage(rate)} req/s)`;
   return {
     check: 'littles-law',
     status: pass ? 'pass' : 'fail',
