@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importResultFile } from '../src/importers/index.ts';
+import { importResultFile } from '../src/importers/load.ts';
 import { runCli } from './helpers/cli.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/errors.ts';
-import type { BenchmarkRun, RequestRecord } from '../src/metrics/records.ts';
-import { detectFormat, importResult, importResultFile, toVllmResult, type Format } from '../src/importers/index.ts';
+import type { BenchmarkRun, RequestRecord } from '../src/tools/base/records.ts';
+import { detectFormat, importResult, toVllmResult, type Format } from '../src/importers/index.ts';
+import { importResultFile } from '../src/importers/load.ts';
+import { FORMATS } from '../src/tools/registry.ts';
 
 const DIR = join(import.meta.dirname, 'fixtures/results');
 const FIX: Record<Format, string> = {
@@ -44,7 +46,9 @@ describe('detectFormat', () => {
   it('unknown content → UserError listing the formats and --format', () => {
     const e = userError(() => importResult('mystery.json', '{"hello": 1}'));
     expect(e.message).toMatch(/^mystery\.json: cannot tell which tool/);
-    expect(e.message).toContain('vllm, aiperf, guidellm, llmperf, sglang, mlperf-detail, mlperf-summary, mlperf-trace');
+    // every format of the registry, in its order
+    expect(e.message).toContain(`supported formats: ${FORMATS.map((f) => f.id).join(', ')};`);
+    expect(e.message).toContain('stopwatches, vllm, sglang, aiperf, guidellm, llmperf, mlperf-detail, mlperf-summary, mlperf-trace');
     expect(e.message).toContain('--format');
   });
   it('importResultFile reads from disk and names a missing file', async () => {
@@ -412,7 +416,7 @@ describe('toVllmResult round trip', () => {
 });
 
 describe('reading the JSON the tools write', async () => {
-  const { parseJsonExact, parsePythonJson, repairLoadgenQuotes } = await import('../src/importers/json-text.ts');
+  const { parseJsonExact, parsePythonJson, repairLoadgenQuotes } = await import('../src/tools/base/json-text.ts');
   it('Python’s NaN, Infinity and -Infinity outside strings, nothing else', () => {
     expect(parsePythonJson('{"a": Infinity, "b": -Infinity, "c": [NaN, 1e-3], "s": "NaN Infinity"}')).toEqual({ a: Infinity, b: -Infinity, c: [NaN, 0.001], s: 'NaN Infinity' });
     expect(() => parsePythonJson('{"a": inf}')).toThrow();

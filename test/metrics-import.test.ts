@@ -7,7 +7,8 @@ import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts
 import { fromSimResult } from '../src/metrics/index.ts';
 import { metricsReport } from '../src/metrics/report.ts';
 import { toVllmResult } from '../src/importers/index.ts';
-import { loadMetricsInput, markUnsupported } from '../src/importers/for-metrics.ts';
+import { loadMetricsInput } from '../src/importers/load.ts';
+import { markUnsupported } from '../src/importers/metrics-input.ts';
 
 const FIX = 'test/fixtures/results';
 

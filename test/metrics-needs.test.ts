@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
 import { fromSimResult } from '../src/metrics/index.ts';
 import { metricsReport, type ReportRow } from '../src/metrics/report.ts';
-import type { BenchmarkRun, Capability, RequestRecord } from '../src/metrics/records.ts';
+import type { BenchmarkRun, Capability, RequestRecord } from '../src/tools/base/records.ts';
 
 function baseRun(): BenchmarkRun {
   const n = 48;

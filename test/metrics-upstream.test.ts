@@ -5,7 +5,7 @@
  * rule the expected value follows.
  */
 import { describe, expect, it } from 'vitest';
-import type { BenchmarkRun, RequestRecord } from '../src/metrics/records.ts';
+import type { BenchmarkRun, RequestRecord } from '../src/tools/base/records.ts';
 import * as M from '../src/metrics/index.ts';
 import { metricsReport } from '../src/metrics/report.ts';
 import { simulate, defaultServerConfig, fixedLengths } from '../src/sim/index.ts';

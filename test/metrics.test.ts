@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchmarkRun, RequestRecord } from '../src/metrics/records.ts';
+import type { BenchmarkRun, RequestRecord } from '../src/tools/base/records.ts';
 import * as M from '../src/metrics/index.ts';
 import { runCli } from './helpers/cli.ts';
 import { writeFileSync, mkdtempSync } from 'node:fs';

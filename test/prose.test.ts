@@ -150,7 +150,7 @@ describe('prose check', () => {
  * not prose: src/site/references.ts is not scanned.
  */
 describe('prose check of site text kept in TypeScript', () => {
-  const TS_DIRS = ['src/site', 'src/checks', 'src/article', 'experiments', 'src/metrics', 'src/stats', 'src/check', 'src/explorer', 'src/sim', 'src/importers', 'src/pipeline', 'src/tokens'];
+  const TS_DIRS = ['src/site', 'src/checks', 'src/article', 'experiments', 'src/metrics', 'src/tools', 'src/stats', 'src/check', 'src/explorer', 'src/sim', 'src/importers', 'src/pipeline', 'src/tokens'];
   const SKIP = new Set(['src/site/references.ts']);
   /** Runs that are quotations or titles, not sentences: each with where it stands. */
   const CITED = [

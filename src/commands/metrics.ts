@@ -5,19 +5,31 @@
  * what the file cannot support folded into one line per reason. FILE is the
  * output of `stopwatches simulate CASE.json --tokens` or a real tool's result
  * file (format detected, or named with --format).
+ *
+ * One way through: the file's text is read once (importers/load.ts), its
+ * format recognised once over the registry, its reader gives the run and the
+ * tool's own aggregates, every tool's definitions make the report, and this
+ * prints it.
  */
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
+import { FORMATS } from '../tools/registry.ts';
 
 const fmt = (v: number): string => String(+v.toPrecision(6));
+
+/** `a, b or c`: every --format value, in the registry's order. */
+function formatIds(): string {
+  const ids = FORMATS.map((f) => f.id);
+  return `${ids.slice(0, -1).join(', ')} or ${ids[ids.length - 1]}`;
+}
 
 export function register(program: Command): void {
   program
     .command('metrics')
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
     .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or vLLM, AIPerf, GuideLLM, LLMPerf, SGLang or MLPerf results')
-    .option('--format <name>', 'stopwatches, vllm, aiperf, guidellm, llmperf, sglang, mlperf-detail, mlperf-summary or mlperf-trace (default: detected)')
+    .option('--format <name>', `${formatIds()} (default: detected)`)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
     .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
@@ -25,24 +37,23 @@ export function register(program: Command): void {
     .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', numberOption('--ttft-deadline', { min: 0, max: 600, above: true }))
     .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', numberOption('--tbt-deadline', { min: 0, max: 60, above: true }))
     .action(async (file: string, opts: { format?: string; entry?: number; json?: boolean; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
-      const { loadMetricsInput, markUnsupported } = await import('../importers/for-metrics.ts');
+      const { loadMetricsInput } = await import('../importers/load.ts');
+      const { markUnsupported } = await import('../importers/metrics-input.ts');
       const { metricsReport, formatGrouped } = await import('../metrics/report.ts');
       if ((opts.ttftDeadline === undefined) !== (opts.tbtDeadline === undefined)) {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
-      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      const input = loadMetricsInput(file, { format: opts.format, entry: opts.entry });
       const run = input.run;
       if (run.records.length > 0 && run.records.every((r) => !r.ok)) throw new UserError(`${file}: no request succeeded, so there is nothing to compute`);
       // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
       const llmperfFile = input.format === 'llmperf';
-      const defs = input.definitions;
       const rows = run.records.length === 0 ? [] : markUnsupported(metricsReport(run, {
         llama2Inflation: llmperfFile ? 1 : opts.llama2Inflation ?? null,
         llmperfNonContentMessages: opts.llmperfExtraMessages,
         etalon: opts.ttftDeadline !== undefined && opts.tbtDeadline !== undefined ? { ttftS: opts.ttftDeadline, tbtS: opts.tbtDeadline } : null,
-        guidellmVersion: defs && 'guidellm' in defs ? defs.guidellm : undefined,
+        definitions: input.definitions,
         guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
-        llmperfVersion: defs && 'llmperf' in defs ? defs.llmperf : undefined,
       }), input);
       const ok = run.records.filter((r) => r.ok).length;
       if (opts.json) {

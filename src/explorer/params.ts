@@ -6,47 +6,9 @@
  * must fit the work and time bounds). Pure: runs in the page, in the worker and in Node tests.
  */
 import { inferencexBounds, peakBlocks, vllmRangeBounds } from '../sim/index.ts';
-import { BLOCK_SIZE, FIELD, FIELDS, fieldProblem, fmtInt, type Key } from './fields.ts';
+import { BLOCK_SIZE, FIELD, FIELDS, fieldProblem, fmtInt, type Key, type Params } from './fields.ts';
 
-export type ClientKind = 'closed' | 'open' | 'capped';
-export type LengthKind = 'fixed' | 'vllm' | 'inferencex';
-
-export interface Params {
-  client: ClientKind;
-  /** Closed loop: requests kept in flight. */
-  slots: number;
-  /** Open and capped: Poisson rate, req/s; Infinity sends every request at t = 0. */
-  rate: number;
-  /** Capped: client-side semaphore size. */
-  cap: number;
-  lengths: LengthKind;
-  isl: number;
-  osl: number;
-  /** Range ratio (vLLM: [L(1−r), L(1+r)]; InferenceX: [rL, L]); unused for fixed lengths. */
-  ratio: number;
-  requests: number;
-  /** Requests at the start excluded from the statistics. */
-  warmup: number;
-  /** Requests at the end excluded from the statistics. */
-  cooldown: number;
-  seed: number;
-  /**
-   * Random stream label. Empty: lengths and arrivals are forked from createRng(seed) as
-   * `isl`, `osl`, `arrivals`; otherwise from createRng(seed).fork(stream) (the experiments
-   * that share one seed across runs label each run's stream, e.g. `capped-4000`).
-   */
-  stream: string;
-  tokenBudget: number;
-  kvCapacityTokens: number;
-  maxNumSeqs: number;
-  etaCompute: number;
-  etaMemory: number;
-  stepOverheadMs: number;
-  /** LLMPerf's Llama 2 ÷ model token ratio. */
-  inflation: number;
-}
-
-export { BLOCK_SIZE, fmtInt, type Key } from './fields.ts';
+export { BLOCK_SIZE, fmtInt, type ClientKind, type Key, type LengthKind, type Params } from './fields.ts';
 
 /** Defaults: the first wave's run on the article's server; `inflation` is filled in by the page. */
 export function defaultParams(inflation = 1): Params {

@@ -1,56 +1,45 @@
 /**
- * Result files of real benchmark tools → the common per-request records.
+ * Result files → the common records: recognise the format once (detect.ts,
+ * over the registry), hand the text to that format's reader, and add the
+ * agreement of the file's own aggregates with our recomputation.
  *
- *   const { run, format, missing } = await importResultFile('run.json');
+ *   const { run, format, missing } = importResult('run.json', text);
  *
- * `importResult(path, text)` is the same without file I/O (tests, browser).
- * Every problem with the file is a UserError of one line naming the file.
+ * Nothing here reads a file: the caller has the text (the command layer reads
+ * it once: src/importers/load.ts). Every problem with the file is a UserError of one
+ * line naming the file.
  */
-import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors.ts';
-import { importAiperf } from './aiperf.ts';
-import { computeAgreement } from './agreement.ts';
-import { detectFormat, sniffText } from './detect.ts';
-import { importGuidellm } from './guidellm.ts';
-import { importLlmperf } from './llmperf.ts';
-import { importMlperfDetail, importMlperfSummary, importMlperfTrace } from './mlperf.ts';
-import { importSglang } from './sglang.ts';
-import { FORMAT_DESCRIPTIONS, FORMAT_NAMES, FORMATS, type Format, type ImportOptions, type Imported, type ImportResult } from './types.ts';
-import { importVllm } from './vllm.ts';
+import type { Agreement, ImportOptions, Imported, ImportResult } from '../tools/base/result.ts';
+import { FORMATS, formatById } from '../tools/registry.ts';
+import { formatFromName, nameOf, recognition, sniffText } from './detect.ts';
 
 export { detectFormat } from './detect.ts';
-export { toVllmResult } from './vllm.ts';
-export { FORMATS, FORMAT_DESCRIPTIONS, FORMAT_NAMES } from './types.ts';
-export type { Agreement, Capability, Format, ImportOptions, ImportResult, Reported, RunEntry } from './types.ts';
+export { toVllmResult } from '../tools/vllm/reader.ts';
+export type { Agreement, Capability, FormatId as Format, ImportOptions, ImportResult, Reported, RunEntry } from '../tools/base/result.ts';
 
-type Importer = (file: string, text: string, opts: ImportOptions) => Imported;
-
-const IMPORTERS: Record<Format, Importer> = {
-  vllm: importVllm,
-  aiperf: importAiperf,
-  guidellm: importGuidellm,
-  llmperf: importLlmperf,
-  sglang: importSglang,
-  'mlperf-detail': importMlperfDetail,
-  'mlperf-summary': importMlperfSummary,
-  'mlperf-trace': importMlperfTrace,
-};
-
-/** `vllm, aiperf, …` for messages. */
-export const FORMAT_LIST = FORMATS.join(', ');
+/** `vllm, sglang, …` for messages. */
+export const FORMAT_LIST = FORMATS.map((f) => f.id).join(', ');
 
 /** Validates a --format value. */
-export function parseFormat(value: string): Format {
-  if ((FORMATS as readonly string[]).includes(value)) return value as Format;
+export function parseFormat(value: string): string {
+  if (formatById(value)) return value;
   throw new UserError(`unknown --format ${JSON.stringify(value)}; supported: ${FORMAT_LIST}`);
 }
 
-/** Import from text already read. */
+/** The agreement list of one imported file: empty when it has no own aggregates or no per-request data. */
+export function computeAgreement(res: Imported): Agreement[] {
+  if (res.run.records.length === 0 || Object.keys(res.reported).length === 0) return [];
+  return formatById(res.format)?.agreement?.(res) ?? [];
+}
+
+/** Import from text already read; the format is detected unless given. */
 export function importResult(path: string, text: string, opts: ImportOptions = {}): ImportResult {
   if (text.replace(/^\uFEFF/, '').trim() === '') throw new UserError(`${path}: is empty`);
+  const seen = sniffText(text);
   let format = opts.format;
   if (format === undefined) {
-    const detected = detectFormat(path, text);
+    const detected = seen ?? formatFromName(path);
     if (detected === null) {
       const head = text.replace(/^\uFEFF/, '').trimStart()[0];
       const json = head === '{' || head === '[';
@@ -60,30 +49,15 @@ export function importResult(path: string, text: string, opts: ImportOptions = {
       );
     }
     format = detected;
-  } else {
+  } else if (seen !== null && seen !== format) {
     // A readable file of another tool: say which, instead of a parse error of the wrong reader.
-    const seen = sniffText(text);
-    if (seen !== null && seen !== format) {
-      throw new UserError(`${path}: not ${FORMAT_NAMES[format]} (--format ${format}); it looks like ${FORMAT_NAMES[seen]}: use --format ${seen}, or leave --format out`);
-    }
+    throw new UserError(`${path}: not ${nameOf(format)} (--format ${format}); it looks like ${nameOf(seen)}: use --format ${seen}, or leave --format out`);
   }
-  const res = IMPORTERS[format](path, text, opts);
+  const res = formatById(format)!.read(path, text, opts, recognition(seen));
   return { ...res, agreement: computeAgreement(res) };
-}
-
-/** Read and import a result file; the format is detected unless given. */
-export async function importResultFile(path: string, opts: ImportOptions = {}): Promise<ImportResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${path}: cannot read (${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message})`);
-  }
-  return importResult(path, text, opts);
 }
 
 /** Help text for --format. */
 export function formatHelp(): string {
-  return FORMATS.map((f) => `${f}: ${FORMAT_DESCRIPTIONS[f]}`).join('; ');
+  return FORMATS.map((f) => `${f.id}: ${f.description}`).join('; ');
 }

@@ -2,16 +2,16 @@
  * Goodput's two meanings.
  * - vLLM's client (`--goodput`, serve.py): a count of requests meeting the
  *   SLOs divided by the run's duration, clocks after the semaphore — see
- *   {@link vllmGoodput} in vllm.ts.
+ *   {@link vllmGoodput} in src/tools/vllm/definitions.ts.
  * - DistServe (Zhong et al., OSDI 2024, arXiv:2401.09670), which vLLM's help
  *   text cites: the **largest arrival rate** at which at least a required
  *   share of requests (90% in the paper) still meets its TTFT and TPOT
  *   objectives. It needs a sweep of runs, one per rate.
  */
-import type { BenchmarkRun } from './records.ts';
-import { successful, type Slo } from './common.ts';
-import { vllmTpot, vllmTtft, vllmE2el } from './vllm.ts';
-export { vllmGoodput } from './vllm.ts';
+import type { BenchmarkRun } from '../tools/base/records.ts';
+import { successful, type Slo } from '../tools/base/definitions.ts';
+import { vllmTpot, vllmTtft, vllmE2el } from '../tools/vllm/definitions.ts';
+export { vllmGoodput } from '../tools/vllm/definitions.ts';
 
 /** Share of successful requests meeting every SLO given (vLLM's per-request definitions). */
 export function sloAttainment(run: BenchmarkRun, slo: Slo): { share: number; good: number; n: number } {

@@ -1,0 +1,60 @@
+/**
+ * NVIDIA AIPerf: everything the project knows about it, for the registry.
+ */
+import { defineTool } from '../base/descriptor.ts';
+import { isObject, type Json } from '../base/reading.ts';
+import { aiperfAgreement } from './agreement.ts';
+import { importAiperf, isAggregateExport } from './reader.ts';
+import { aiperfReport, aiperfSpeeds } from './report.ts';
+
+export const aiperf = defineTool({
+  id: 'aiperf',
+  name: 'NVIDIA AIPerf',
+  source: {
+    repository: 'ai-dynamo/aiperf',
+    files: [
+      { path: 'src/aiperf/metrics/types/inter_token_latency_metric.py' },
+      { path: 'src/aiperf/metrics/types/ttft_metric.py' },
+      { path: 'src/aiperf/metrics/types/e2e_normalized_interactivity_metrics.py' },
+      { path: 'src/aiperf/metrics/derived_latency.py' },
+    ],
+  },
+  table1: {
+    clockStart: 'worker request start (credit_issued_ns kept separately)',
+    firstToken: 'first non-empty content chunk',
+    end: 'last content chunk',
+    perToken: 'inter_token_latency = (latency − ttft)/(OSL − first-chunk tokens | 1); per-user = mean of 1/ITL; E2E output token throughput = OSL/latency',
+    percentile: 'linear at q/100·(n−1) (own code); ICL via t-digest; adj_* nearest',
+    version: 'code mirror 2026 (article: bfa5ab1)',
+    implementation: 'src/tools/aiperf/definitions.ts aiperfItl, aiperfE2eOutputTokenThroughput',
+  },
+  table2: {
+    arrivals: '--request-rate R --arrival-pattern poisson; --concurrency-ramp-duration, --request-rate-ramp-duration',
+    clock: 'effective_latency (automatic)',
+    window: '--warmup-request-count / --warmup-duration; --benchmark-duration + grace',
+    percentileQuality: '--num-profile-runs k (run-level CIs), --slice-duration',
+    tokens: '--use-server-token-count [--per-chunk-usage]',
+  },
+  report: aiperfReport,
+  speeds: aiperfSpeeds,
+  formats: [
+    {
+      id: 'aiperf',
+      description: 'AIPerf profile_export.jsonl (request_start_ns schema and the Oct 2025 metadata.timestamp_ns schema) and the aggregate profile_export_aiperf.json',
+      nameInSentence: 'an AIPerf export',
+      sniff: {
+        // one profile_export.jsonl record; else the aggregate export: per-metric statistics under "records" or at the top level
+        json: (v: Json) => (!isObject(v) ? null : isObject(v.metadata) && isObject(v.metrics) ? 22 : isAggregateExport(v) ? 23 : null),
+        fileName: (name) => (name.includes('profile_export') && name.endsWith('.jsonl') ? 3 : null),
+      },
+      read: importAiperf,
+      aggregates: true,
+      agreement: aiperfAgreement,
+    },
+  ],
+  versions: [
+    'Oct 2025 schema: metadata.timestamp_ns, tags ttft / request_latency',
+    'request_start_ns schema (2026)',
+    'aggregate export profile_export_aiperf.json: metrics under records (Oct 2025) or at the top level (from mid-Oct 2025)',
+  ],
+});

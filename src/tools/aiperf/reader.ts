@@ -1,0 +1,339 @@
+/**
+ * NVIDIA AIPerf per-request export `profile_export.jsonl` (`--export-level
+ * records`; docs/tutorials/working-with-profile-exports.md and
+ * src/aiperf/metrics/types/*, 2026 versions), the Oct 2025 schema of the same
+ * file, and the aggregate export `profile_export_aiperf.json`.
+ *
+ * Oct 2025 (ai-dynamo/aiperf examples/artifacts at 7c31f57): the request start
+ * is `metadata.timestamp_ns` (no request_start_ns, no credit_issued_ns), the
+ * phase is `metadata.credit_phase`, and the metric tags are `ttft`,
+ * `request_latency`, `inter_chunk_latency`, `output_sequence_length`.
+ * Cancelled requests (`error.code` 499) carry no metrics and count as failed.
+ *
+ * One JSON object per line: `metadata` (timestamps in integer NANOSECONDS since
+ * the Unix epoch: credit_issued_ns, request_start_ns, request_ack_ns,
+ * request_end_ns; benchmark_phase, was_cancelled), `metrics` ({tag: {value,
+ * unit}} in display units, normally `ms` for times — we convert by the unit each
+ * metric states), `error` (null on success).
+ *
+ * Epoch nanoseconds (~1.8e18) do not fit a double exactly (steps of 256 ns), so
+ * they are read as BigInt and made relative to the earliest credit/start in the
+ * file before conversion to seconds.
+ *
+ * Mapping to RequestRecord (t = 0 at the earliest timestamp in the file):
+ *   dueT    = credit_issued_ns    (the credit: when the load generator released the request)
+ *   sendT   = request_start_ns
+ *   firstT  = sendT + time_to_first_token
+ *   chunkTimes = firstT, then + each inter_chunk_latency gap (content chunks only)
+ *   finishT = sendT + request_latency (last content chunk), else request_end_ns
+ *   inputTokens  = input_sequence_length;  outputTokens = output_sequence_length
+ *     (AIPerf's count: client tokenizer by default, server usage only with --use-server-token-count)
+ */
+import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { chunkTimesFromGaps, fail, isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { parsePythonJson, stripBom } from '../base/json-text.ts';
+import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
+
+export const AIPERF_SOURCE = 'aiperf';
+
+const NS_KEYS = ['credit_issued_ns', 'request_start_ns', 'request_ack_ns', 'request_end_ns', 'cancellation_time_ns', 'timestamp_ns'];
+
+/** Metric tags of the two schemas: the 2026 name first, the Oct 2025 name second. */
+const TAGS = {
+  ttft: ['time_to_first_token', 'ttft'],
+  latency: ['request_latency'],
+  icl: ['inter_chunk_latency'],
+  isl: ['input_sequence_length'],
+  osl: ['output_sequence_length'],
+} as const;
+
+/** Seconds per unit of the time units AIPerf writes. */
+const TIME_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, sec: 1 };
+
+/** Quote the nanosecond integers so JSON.parse keeps every digit. */
+function protectNs(line: string): string {
+  return line.replace(new RegExp(`("(?:${NS_KEYS.join('|')})"\\s*:\\s*)(-?\\d+)`, 'g'), '$1"$2"');
+}
+
+interface Raw {
+  line: number;
+  meta: JsonObject;
+  metrics: JsonObject;
+  error: Json;
+  ns: Record<string, bigint | null>;
+}
+
+export function importAiperf(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+  const r: Reader = new Reader(file);
+  if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: an AIPerf export holds one run; leave --entry out`);
+  const body = stripBom(text);
+  const whole = parseWhole(body);
+  if (whole !== null && isAggregateExport(whole)) return importAggregate(r, whole);
+  if (whole !== null && !(isObject(whole.metadata) && isObject(whole.metrics))) {
+    r.fail(`not an AIPerf export: one JSON document that is neither the aggregate export nor a profile_export.jsonl record${seen.looksLike}`);
+  }
+  const raws: Raw[] = [];
+  const lines = body.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i].trim();
+    if (s === '') continue;
+    const v = parseJson(file, protectNs(s), `JSON on line ${i + 1}`);
+    if (!isObject(v) || !isObject(v.metadata) || !isObject(v.metrics)) {
+      fail(file, `line ${i + 1} is not an AIPerf profile_export record (needs "metadata" and "metrics" objects)${seen.looksLike}`);
+    }
+    const ns: Record<string, bigint | null> = {};
+    for (const k of NS_KEYS) {
+      const x = v.metadata[k];
+      if (x === undefined || x === null) ns[k] = null;
+      else if (typeof x === 'string' && /^-?\d+$/.test(x)) {
+        ns[k] = BigInt(x);
+        if (ns[k]! < 0n) fail(file, `line ${i + 1}: metadata.${k} = ${x} is negative; timestamps are ns since the epoch`);
+      } else fail(file, `line ${i + 1}: metadata.${k} should be an integer of nanoseconds, found ${JSON.stringify(x)}`);
+    }
+    raws.push({ line: i + 1, meta: v.metadata, metrics: v.metrics, error: v.error ?? null, ns });
+  }
+  if (raws.length === 0) fail(file, 'is empty');
+
+  const notes: string[] = [];
+  const phases = new Map<string, number>();
+  for (const x of raws) {
+    phases.set(phaseOf(x), (phases.get(phaseOf(x)) ?? 0) + 1);
+  }
+  const kept = raws.filter((x) => phaseOf(x) === 'profiling');
+  for (const [p, c] of phases) if (p !== 'profiling') notes.push(`${c} record(s) of phase "${p}" dropped (only "profiling" records are measured)`);
+  if (kept.length === 0) fail(file, 'has no records of phase "profiling" (only warmup): the run has no requests, so there is nothing to compute');
+  const oct2025 = kept.some((x) => x.ns.request_start_ns === null && x.ns.timestamp_ns !== null);
+  const startOf = (x: Raw): bigint | null => x.ns.request_start_ns ?? x.ns.timestamp_ns;
+
+  let origin: bigint | null = null;
+  for (const x of kept) {
+    for (const t of [x.ns.credit_issued_ns, startOf(x)]) {
+      if (t !== null && (origin === null || t < origin)) origin = t;
+    }
+  }
+  if (origin === null) fail(file, 'no record has metadata.request_start_ns (nor the Oct 2025 metadata.timestamp_ns)');
+  const sec = (t: bigint): number => Number(t - origin!) / 1e9;
+
+  /** A time metric in seconds, converted by its stated unit; null when absent. */
+  const timeMetric = (x: Raw, tags: readonly string[]): number | number[] | null => {
+    const tag = tags.find((t) => x.metrics[t] !== undefined && x.metrics[t] !== null) ?? tags[0];
+    const m = x.metrics[tag];
+    if (m === undefined || m === null) return null;
+    const where = `line ${x.line}: metrics.${tag}`;
+    const o = r.object(m, where);
+    const unit = typeof o.unit === 'string' ? o.unit : '';
+    const scale = TIME_UNITS[unit];
+    if (scale === undefined) r.fail(`${where}.unit = ${JSON.stringify(o.unit)}; expected a time unit (ns, us, ms, s)`);
+    if (Array.isArray(o.value)) return o.value.map((g, k) => r.duration(r.number(g, `${where}.value[${k}]`) * scale, `${where}.value[${k}] (${g} ${unit})`, unit));
+    return r.duration(r.number(o.value, `${where}.value`) * scale, `${where}.value (${o.value} ${unit})`, unit);
+  };
+  const countMetric = (x: Raw, tags: readonly string[]): number | null => {
+    const tag = tags.find((t) => x.metrics[t] !== undefined && x.metrics[t] !== null) ?? tags[0];
+    const m = x.metrics[tag];
+    if (m === undefined || m === null) return null;
+    return r.count(r.object(m, `line ${x.line}: metrics.${tag}`).value, `line ${x.line}: metrics.${tag}.value`);
+  };
+
+  const failures: Record<string, number> = {};
+  const own: Record<string, number[]> = {};
+  let anyCredit = false;
+  let anyIcl = false;
+  let anyIsl = false;
+  let anyOsl = false;
+  const records: RequestRecord[] = [];
+  for (const x of kept) {
+    const start = startOf(x);
+    if (start === null) fail(file, `line ${x.line}: metadata.request_start_ns (or timestamp_ns) is missing`);
+    const end = x.ns.request_end_ns;
+    if (end !== null && end < start) {
+      fail(file, `line ${x.line}: request_end_ns is before request_start_ns by ${Number(start - end) / 1e9} s: the request finishes before it was sent`);
+    }
+    const credit = x.ns.credit_issued_ns;
+    if (credit !== null && credit > start) {
+      fail(file, `line ${x.line}: credit_issued_ns is after request_start_ns: a request cannot be sent before it is due`);
+    }
+    anyCredit ||= credit !== null;
+    const sendT = sec(start);
+    const ok = x.error === null && x.meta.was_cancelled !== true;
+    if (!ok) {
+      const e = isObject(x.error) ? x.error : {};
+      const why = e.code === 499 || x.meta.was_cancelled === true ? 'cancelled (499)' : [e.code, e.type].filter((v) => v !== undefined && v !== null).join(' ') || 'error';
+      failures[why] = (failures[why] ?? 0) + 1;
+    }
+    const ttft = timeMetric(x, TAGS.ttft) as number | null;
+    const latency = timeMetric(x, TAGS.latency) as number | null;
+    const icl = timeMetric(x, TAGS.icl);
+    const isl = countMetric(x, TAGS.isl);
+    const osl = countMetric(x, TAGS.osl);
+    if (ok) for (const tag of OWN_PER_REQUEST) {
+      const m = x.metrics[tag];
+      if (isObject(m) && typeof m.value === 'number') (own[tag] ??= []).push(m.value);
+    }
+    anyIsl ||= isl !== null;
+    anyOsl ||= osl !== null;
+    if (ttft !== null && latency !== null && latency + 1e-9 < ttft) {
+      fail(file, `line ${x.line}: request_latency (${latency} s) is shorter than time_to_first_token (${ttft} s): a request cannot finish before its first token`);
+    }
+    const firstT = ok && ttft !== null ? sendT + ttft : null;
+    let chunkTimes: number[] | null = null;
+    if (firstT !== null && Array.isArray(icl)) {
+      chunkTimes = chunkTimesFromGaps(firstT, icl);
+      anyIcl = true;
+    } else if (firstT !== null && latency !== null && osl !== null && osl <= 1) {
+      chunkTimes = [firstT]; // one chunk: AIPerf writes no inter-chunk list
+    }
+    const finishT = latency !== null ? sendT + latency : end !== null ? sec(end) : sendT;
+    records.push({
+      dueT: credit !== null ? sec(credit) : null,
+      sendT,
+      chunkTimes,
+      chunkTokens: null,
+      firstT,
+      finishT,
+      inputTokens: isl ?? NaN,
+      outputTokens: osl,
+      ok,
+      preemptions: null,
+    });
+  }
+
+  const missing: string[] = [];
+  const lacks = new Set<Capability>();
+  if (!anyCredit) {
+    missing.push('no credit_issued_ns: scheduled times are unknown, so latency from the schedule (AIPerf’s effective_latency) cannot be computed');
+    lacks.add('schedule');
+  } else {
+    notes.push('dueT is AIPerf’s credit_issued_ns; whether a credit is stamped at the scheduled time or after a --concurrency ceiling admits it is not settled by the code we read (docs/definitions.md)');
+  }
+  if (!anyIcl) {
+    missing.push('no inter_chunk_latency: no per-chunk times (was --streaming off?), so ITL and TPOT-with-gaps cannot be computed');
+    lacks.add('chunkTimes');
+  }
+  missing.push('no per-chunk token counts: a chunk’s tokens are assumed to be the request’s output tokens spread evenly');
+  lacks.add('chunkTokens');
+  if (!anyIsl) {
+    missing.push('no input_sequence_length: prompt tokens are unknown');
+    lacks.add('inputTokens');
+  }
+  if (!anyOsl) {
+    missing.push('no output_sequence_length: output tokens are unknown, so per-token speeds cannot be computed');
+    lacks.add('outputTokens');
+  }
+  missing.push('output tokens are AIPerf’s count (client tokenizer unless the run used --use-server-token-count), not necessarily the server’s');
+  lacks.add('serverTokenCounts');
+  missing.push('no run duration in the per-request export: the window is taken as first send to last finish (AIPerf’s own benchmark_duration)');
+  lacks.add('runWindow');
+
+  const startT = records.reduce((m, x) => Math.min(m, x.sendT), Infinity);
+  const endT = records.reduce((m, x) => Math.max(m, x.finishT), -Infinity);
+  const run: BenchmarkRun = { records, source: AIPERF_SOURCE, maxConcurrency: null, requestRate: null, startT, endT };
+  const reported: Record<string, Reported> = {};
+  for (const [tag, values] of Object.entries(own)) {
+    const unit = OWN_UNITS[tag];
+    reported[`${tag}.avg`] = { value: (values.reduce((a, b) => a + b, 0) / values.length) * unit.scale, unit: unit.unit };
+  }
+  if (Object.keys(own).length) notes.push('values under "reported" are means of AIPerf’s own per-record metrics over successful records');
+  if (records.every((x) => !x.ok)) fail(file, `no request succeeded (${Object.entries(failures).map(([k, v]) => `${v} × ${k}`).join(', ')}): there is nothing to compute`);
+  return {
+    file,
+    format: 'aiperf',
+    version: oct2025 ? 'AIPerf, Oct 2025 schema (metadata.timestamp_ns, tags ttft / request_latency)' : 'AIPerf, request_start_ns schema (2026)',
+    failures,
+    run,
+    missing,
+    lacks: [...lacks],
+    notes,
+    clock: `seconds after the earliest credit/start in the file (epoch ${origin} ns)`,
+    lastTokenT: null,
+    reported,
+  };
+}
+
+function phaseOf(x: Raw): string {
+  const p = x.meta.benchmark_phase ?? x.meta.credit_phase;
+  return typeof p === 'string' ? p : 'profiling';
+}
+
+/** AIPerf's own per-record metrics whose mean we set beside our recomputation. */
+const OWN_PER_REQUEST = ['inter_token_latency', 'output_token_throughput_per_user', 'ttft', 'time_to_first_token', 'request_latency'];
+
+const OWN_UNITS: Record<string, { scale: number; unit: string }> = {
+  inter_token_latency: { scale: 1e-3, unit: 's' },
+  output_token_throughput_per_user: { scale: 1, unit: 'tokens/s' },
+  ttft: { scale: 1e-3, unit: 's' },
+  time_to_first_token: { scale: 1e-3, unit: 's' },
+  request_latency: { scale: 1e-3, unit: 's' },
+};
+
+/** Unit conversions of the aggregate export (`unit` as AIPerf writes it). */
+const AGG_UNITS: Record<string, { scale: number; unit: string }> = {
+  ms: { scale: 1e-3, unit: 's' },
+  ns: { scale: 1e-9, unit: 's' },
+  us: { scale: 1e-6, unit: 's' },
+  sec: { scale: 1, unit: 's' },
+  s: { scale: 1, unit: 's' },
+  tokens: { scale: 1, unit: 'tokens' },
+  requests: { scale: 1, unit: 'requests' },
+  'requests/sec': { scale: 1, unit: '1/s' },
+  'tokens/sec': { scale: 1, unit: 'tokens/s' },
+  'tokens/sec/user': { scale: 1, unit: 'tokens/s' },
+};
+
+function parseWhole(body: string): JsonObject | null {
+  try {
+    const v = parsePythonJson(body);
+    return isObject(v) ? v : null;
+  } catch {
+    return null; // JSON lines, or broken: the line reader names the line
+  }
+}
+
+const isMetricResult = (v: Json | undefined): boolean => isObject(v) && typeof v.unit === 'string' && 'avg' in v;
+
+/**
+ * The aggregate export: metrics under `records` (Oct 2025 development
+ * versions) or at the top level (`JsonExportData` from mid-Oct 2025 on,
+ * aiperf/common/models/export_models.py), each `{unit, avg, p1 … p99, std}`.
+ */
+export function isAggregateExport(v: Json): boolean {
+  if (!isObject(v) || isObject(v.metadata)) return false;
+  if (isObject(v.records) && Object.values(v.records).some(isMetricResult)) return true;
+  return ['request_latency', 'time_to_first_token', 'request_throughput', 'ttft'].some((k) => isMetricResult(v[k]));
+}
+
+/** `profile_export_aiperf.json`: {tag: {unit, avg, p50, p99, …}} (under `records` or at the top level), input_config, error_summary. */
+function importAggregate(r: Reader, doc: JsonObject): Imported {
+  const reported: Record<string, Reported> = {};
+  const recs: JsonObject = isObject(doc.records) ? doc.records : Object.fromEntries(Object.entries(doc).filter(([, v]) => isMetricResult(v)));
+  for (const [tag, m] of Object.entries(recs)) {
+    if (!isObject(m) || /timestamp/.test(tag)) continue; // epoch timestamps are not quantities
+    const u = AGG_UNITS[String(m.unit)] ?? { scale: 1, unit: String(m.unit ?? '') };
+    for (const stat of ['avg', 'p50', 'p99']) {
+      const v = m[stat];
+      if (typeof v === 'number' && Number.isFinite(v)) reported[`${tag}.${stat}`] = { value: v * u.scale, unit: u.unit };
+    }
+  }
+  const failures: Record<string, number> = {};
+  if (Array.isArray(doc.error_summary)) {
+    for (const e of doc.error_summary) {
+      if (!isObject(e) || typeof e.count !== 'number') continue;
+      const d = isObject(e.error_details) ? e.error_details : {};
+      const why = d.code === 499 ? 'cancelled (499)' : [d.code, d.type].filter((v) => v !== undefined && v !== null).join(' ') || 'error';
+      failures[why] = (failures[why] ?? 0) + e.count;
+    }
+  }
+  const cfg = isObject(doc.input_config) && isObject(doc.input_config.loadgen) ? doc.input_config.loadgen : {};
+  return {
+    file: r.file,
+    format: 'aiperf',
+    version: 'AIPerf aggregate export (profile_export_aiperf.json)',
+    run: { records: [], source: AIPERF_SOURCE, maxConcurrency: typeof cfg.concurrency === 'number' ? cfg.concurrency : null, requestRate: null, startT: 0, endT: 0 },
+    missing: ['aggregates only (profile_export_aiperf.json): no definition can be recomputed; the per-request profile_export.jsonl of the same run can be'],
+    lacks: ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'],
+    notes: [],
+    clock: 'none (aggregates only)',
+    lastTokenT: null,
+    reported,
+    failures,
+  };
+}

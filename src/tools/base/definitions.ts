@@ -1,0 +1,130 @@
+/**
+ * Shared vocabulary of the definitions: a per-request value that may be
+ * undefined *with a reason* (never a silent 0 or a division by zero), the
+ * summary statistics the tools print, and the few record accessors every
+ * definition needs. Each tool module decides which of these it applies.
+ */
+import type { BenchmarkRun, RequestRecord } from './records.ts';
+import { linearPercentile, mean, sortAsc, std, type PercentileMethod } from '../../stats/percentile.ts';
+import { percentileBy } from '../../stats/percentile.ts';
+
+/** A value, or no value with the reason the definition does not apply. */
+export type Maybe = { value: number; reason?: undefined } | { value: null; reason: string };
+
+export const some = (value: number): Maybe => ({ value });
+export const none = (reason: string): Maybe => ({ value: null, reason });
+
+/** The records a tool's statistics use: every tool we model drops failed requests. */
+export function successful(run: BenchmarkRun): RequestRecord[] {
+  return run.records.filter((r) => r.ok);
+}
+
+/** Arrival times of the output-carrying chunks; a record without chunk times but with a first token is one chunk. */
+export function chunkTimes(r: RequestRecord): number[] | null {
+  if (r.chunkTimes) return r.chunkTimes;
+  return null;
+}
+
+/** Time of the first output chunk (chunkTimes[0], else firstT). */
+export function firstChunkT(r: RequestRecord): number | null {
+  if (r.chunkTimes && r.chunkTimes.length > 0) return r.chunkTimes[0];
+  return r.firstT;
+}
+
+/**
+ * Time of the last output chunk; without chunk times, the record's lastTokenT
+ * when the source kept it, else the finish time stands in (callers that
+ * import files refuse such rows: the `lastToken` capability).
+ */
+export function lastChunkT(r: RequestRecord): number | null {
+  if (r.chunkTimes && r.chunkTimes.length > 0) return r.chunkTimes[r.chunkTimes.length - 1];
+  if (r.chunkTimes && r.chunkTimes.length === 0) return null;
+  if (r.firstT === null) return null;
+  return r.lastTokenT ?? r.finishT;
+}
+
+/** Output tokens the stream itself carried: the chunks' token counts summed, else one per chunk; null without chunks. */
+export function streamedTokens(r: RequestRecord): number | null {
+  if (r.chunkTokens) return r.chunkTokens.reduce((a, b) => a + b, 0);
+  if (r.chunkTimes) return r.chunkTimes.length;
+  return null;
+}
+
+/** Output tokens: the server's usage count (even 0), else {@link streamedTokens}. */
+export function serverTokens(r: RequestRecord): number | null {
+  if (r.outputTokens !== null) return r.outputTokens;
+  return streamedTokens(r);
+}
+
+/** Gaps between consecutive chunks of one request (one gap per message, whatever it carried). */
+export function chunkGaps(r: RequestRecord): number[] {
+  const c = r.chunkTimes;
+  if (!c) return [];
+  const out: number[] = [];
+  for (let k = 1; k < c.length; k++) out.push(c[k] - c[k - 1]);
+  return out;
+}
+
+export type Unit = 's' | 'ms' | 'ns' | 'tok/s' | 'req/s' | 'tok' | 'req' | '1';
+
+/** mean / median / std / percentiles of a sample, the way one tool prints them. */
+export interface Summary {
+  unit: Unit;
+  n: number;
+  mean: number | null;
+  median: number | null;
+  std: number | null;
+  /** keyed by the percent, e.g. {"99": …, "99.9": …} */
+  percentiles: Record<string, number | null>;
+  method: PercentileMethod;
+  /** requests (or gaps) left out and why, e.g. "2 one-token answers have no TPOT" */
+  excluded?: string;
+}
+
+/**
+ * Summarise values given in seconds into `unit` (ms: ×1000). numpy/pandas
+ * style: mean, median (linear), std with `ddof`, percentiles by `method`.
+ */
+export function summarize(
+  valuesS: ArrayLike<number>,
+  opts: { unit?: Unit; scale?: number; percents: number[]; method?: PercentileMethod; ddof?: 0 | 1; excluded?: string },
+): Summary {
+  const scale = opts.scale ?? (opts.unit === 'ms' ? 1000 : 1);
+  const method = opts.method ?? 'numpy-linear';
+  const x = sortAsc(valuesS);
+  for (let i = 0; i < x.length; i++) x[i] *= scale;
+  const n = x.length;
+  const percentiles: Record<string, number | null> = {};
+  for (const p of opts.percents) percentiles[String(p)] = n ? percentileBy(method, x, p / 100, { sorted: true }) : null;
+  const s: Summary = {
+    unit: opts.unit ?? 's',
+    n,
+    mean: n ? mean(x) : null,
+    median: n ? linearPercentile(x, 0.5, { sorted: true }) : null,
+    std: n - (opts.ddof ?? 0) > 0 ? std(x, opts.ddof ?? 0) : null,
+    percentiles,
+    method,
+  };
+  if (opts.excluded) s.excluded = opts.excluded;
+  return s;
+}
+
+/** Collect the defined values of a per-request definition, counting the undefined ones by reason. */
+export function collect(records: RequestRecord[], f: (r: RequestRecord) => Maybe): { values: number[]; excluded?: string } {
+  const values: number[] = [];
+  const reasons = new Map<string, number>();
+  for (const r of records) {
+    const m = f(r);
+    if (m.value === null) reasons.set(m.reason, (reasons.get(m.reason) ?? 0) + 1);
+    else values.push(m.value);
+  }
+  if (reasons.size === 0) return { values };
+  return { values, excluded: [...reasons].map(([k, v]) => `${v} × ${k}`).join('; ') };
+}
+
+/** Service-level objectives in milliseconds (vLLM's `--goodput ttft:ms tpot:ms e2el:ms`). */
+export interface Slo {
+  ttftMs?: number;
+  tpotMs?: number;
+  e2elMs?: number;
+}

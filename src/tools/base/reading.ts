@@ -1,0 +1,240 @@
+/**
+ * Small readers shared by the tools' file readers. Every problem becomes one UserError
+ * line naming the file, the field (with its record index) and the problem:
+ * `run.json: ttfts[3] = 40000 s is implausible …`.
+ */
+import { UserError } from '../../errors.ts';
+import { parsePythonJson, stripBom } from './json-text.ts';
+import type { Reported, RunEntry } from './result.ts';
+
+/**
+ * No single request of an LLM benchmark takes an hour: a per-request time
+ * above this, in a field documented in seconds, is almost surely another unit
+ * (milliseconds written where seconds are expected, or nanoseconds).
+ */
+export const MAX_PLAUSIBLE_REQUEST_S = 3600;
+
+/** Relative slack when comparing a tool's derived numbers (float noise, rounding in the file). */
+export const CONSISTENCY_TOLERANCE = 1e-6;
+
+export type { Json, JsonObject } from './json-text.ts';
+import type { Json, JsonObject } from './json-text.ts';
+
+export function fail(file: string, problem: string): never {
+  throw new UserError(`${file}: ${problem}`);
+}
+
+/**
+ * JSON.parse (Python's NaN/Infinity literals and a byte-order mark accepted)
+ * with a one-line error that says where the text stopped making sense; only
+ * an error at the very end of the text is called a cut-short file.
+ */
+export function parseJson(file: string, text: string, what = 'JSON'): Json {
+  const body = stripBom(text);
+  try {
+    return parsePythonJson(body);
+  } catch (err) {
+    const msg = (err as Error).message.split('\n')[0];
+    const pos = /position (\d+)/.exec(msg);
+    // only an error at the very end of the text means the file was cut short
+    const truncated = pos === null ? /end of (JSON )?input|Unterminated string/i.test(msg) : Number(pos[1]) >= body.trimEnd().length - 1;
+    fail(file, `invalid ${what}${truncated ? ' (the text ends early: truncated?)' : ''}: ${msg}`);
+  }
+}
+
+/** Non-empty lines of a JSON-lines file, each parsed; errors name the line. */
+export function parseJsonLines(file: string, text: string): { line: number; value: Json }[] {
+  const out: { line: number; value: Json }[] = [];
+  const lines = stripBom(text).split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i].trim();
+    if (s === '') continue;
+    out.push({ line: i + 1, value: parseJson(file, s, `JSON on line ${i + 1}`) });
+  }
+  if (out.length === 0) fail(file, 'is empty');
+  return out;
+}
+
+/** A whole JSON document, or JSON lines when the whole does not parse but the first line does. */
+export function parseJsonOrLines(file: string, text: string): Json[] {
+  const body = stripBom(text);
+  try {
+    return [parsePythonJson(body)];
+  } catch {
+    const first = body.split(/\r?\n/).find((l) => l.trim() !== '');
+    let lines = false;
+    try {
+      if (first !== undefined && first.trim() !== body.trim()) lines = (parsePythonJson(first), true);
+    } catch {
+      /* not JSON lines: the whole-file error below says where it broke */
+    }
+    if (lines) return parseJsonLines(file, body).map((l) => l.value);
+    return [parseJson(file, body)];
+  }
+}
+
+export function isObject(v: Json | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function typeName(v: Json | undefined): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return `a ${typeof v}`;
+}
+
+/** Field accessors that fail with the field's path. */
+export class Reader {
+  constructor(readonly file: string) {}
+
+  fail(problem: string): never {
+    fail(this.file, problem);
+  }
+
+  object(v: Json | undefined, where: string): JsonObject {
+    if (!isObject(v)) this.fail(`${where} should be an object, found ${typeName(v)}`);
+    return v;
+  }
+
+  array(v: Json | undefined, where: string): Json[] {
+    if (!Array.isArray(v)) this.fail(`${where} should be a list, found ${typeName(v)}`);
+    return v;
+  }
+
+  number(v: Json | undefined, where: string): number {
+    if (typeof v === 'number' && !Number.isFinite(v)) this.fail(`${where} = ${v}: a finite number is needed here`);
+    if (typeof v !== 'number') this.fail(`${where} should be a number, found ${typeName(v)}${typeof v === 'string' ? ` "${v}"` : ''}`);
+    return v;
+  }
+
+  optNumber(v: Json | undefined, where: string): number | null {
+    return v === undefined || v === null ? null : this.number(v, where);
+  }
+
+  /** A count (tokens, requests): an integer ≥ 0. */
+  count(v: Json | undefined, where: string): number {
+    const n = this.number(v, where);
+    if (n < 0 || !Number.isInteger(n)) this.fail(`${where} = ${n}; a count must be a whole number ≥ 0`);
+    return n;
+  }
+
+  /**
+   * A per-request duration in seconds: finite, ≥ 0 and below an hour.
+   * `unitHint` names the unit the field is documented in, for the message.
+   */
+  duration(v: Json | undefined, where: string, unitHint = 'seconds'): number {
+    const s = this.number(v, where);
+    if (s < 0) this.fail(`${where} = ${s} is negative; times must be ≥ 0`);
+    if (s > MAX_PLAUSIBLE_REQUEST_S) {
+      this.fail(
+        `${where} = ${v} ${unitHint === 'seconds' ? 's' : unitHint} is implausible for one request (over an hour): ` +
+          `the field is documented in ${unitHint}; was it written in another unit (e.g. milliseconds)?`,
+      );
+    }
+    return s;
+  }
+
+  /** A list of numbers of a given length (index-aligned per-request arrays). */
+  alignedArray(obj: JsonObject, key: string, n: number): Json[] | null {
+    const v = obj[key];
+    if (v === undefined || v === null) return null;
+    const a = this.array(v, key);
+    if (a.length !== n) this.fail(`${key} has ${a.length} entries but the file describes ${n} requests`);
+    return a;
+  }
+}
+
+/** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
+export function chunkTimesFromGaps(firstT: number, gaps: number[]): number[] {
+  const out = [firstT];
+  let t = firstT;
+  for (const g of gaps) {
+    t += g;
+    out.push(t);
+  }
+  return out;
+}
+
+/** Copy the numeric top-level fields of a tool's summary whose name matches, converting units. */
+export function collectReported(
+  obj: JsonObject,
+  pick: (key: string) => { scale: number; unit: string } | null,
+): Record<string, Reported> {
+  const out: Record<string, Reported> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    const how = pick(k);
+    if (how) out[k] = { value: v * how.scale, unit: how.unit };
+  }
+  return out;
+}
+
+/** Unit of a vLLM/SGLang summary key (`mean_ttft_ms` → seconds, `request_throughput` → 1/s …). */
+export function summaryKeyUnit(key: string): { scale: number; unit: string } | null {
+  if (/_ms$/.test(key)) return { scale: 1e-3, unit: 's' };
+  if (key === 'duration') return { scale: 1, unit: 's' };
+  if (/^(request_throughput|request_goodput)$/.test(key)) return { scale: 1, unit: '1/s' };
+  if (/throughput|tokens_per_s|_per_s$/.test(key)) return { scale: 1, unit: 'tokens/s' };
+  if (/^(completed|failed|max_concurrent_requests)$/.test(key)) return { scale: 1, unit: 'requests' };
+  if (/^total_.*tokens/.test(key)) return { scale: 1, unit: 'tokens' };
+  if (key === 'concurrency') return { scale: 1, unit: 'requests' };
+  return null;
+}
+
+/** Parse the request-rate field the Python tools write: a number, or "inf". */
+export function parseRate(r: Reader, v: Json | undefined, where: string): number | null {
+  if (v === undefined || v === null) return null;
+  if (v === Infinity || v === 'inf' || v === 'Infinity' || v === 'infinity') return Infinity;
+  if (typeof v === 'string' && Number.isFinite(Number(v))) return Number(v);
+  const n = r.number(v, where);
+  if (n <= 0) r.fail(`${where} = ${n}; a request rate must be > 0 (or "inf")`);
+  return n;
+}
+
+/**
+ * A file that holds several runs (appended JSON lines, a GuideLLM sweep):
+ * with --entry, that run; with one run, that run; otherwise every run's
+ * settings and own aggregates side by side and no records (nothing is
+ * guessed). Only runs that import are offered as an --entry.
+ */
+export function selectRun<T, R extends { run: { records: unknown[] }; missing: string[]; lacks: string[]; reported: Record<string, Reported>; runs?: RunEntry[] }>(
+  file: string,
+  entries: T[],
+  entry: number | undefined,
+  what: string,
+  read: (e: T, index: number) => R,
+  label: (e: T, index: number) => string,
+): R {
+  if (entries.length === 0) fail(file, `holds no ${what}`);
+  const tryRead = (e: T, i: number): R | string => {
+    try {
+      return read(e, i);
+    } catch (err) {
+      if (err instanceof UserError) return err.message.startsWith(`${file}: `) ? err.message.slice(file.length + 2) : err.message;
+      throw err;
+    }
+  };
+  if (entry !== undefined) {
+    if (!Number.isInteger(entry) || entry < 0 || entry >= entries.length) {
+      fail(file, entries.length === 1 ? `--entry ${entry}: the file holds one run; leave --entry out` : `--entry ${entry} is out of range: the file holds ${entries.length} ${what}, numbered 0 to ${entries.length - 1}`);
+    }
+    return read(entries[entry], entry);
+  }
+  if (entries.length === 1) return read(entries[0], 0);
+  const results = entries.map(tryRead);
+  const first = results.find((x): x is R => typeof x !== 'string');
+  if (!first) fail(file, `none of its ${entries.length} ${what} can be read; the first: ${results[0] as string}`);
+  const runs: RunEntry[] = results.map((x, i) =>
+    typeof x === 'string' ? { index: i, label: label(entries[i], i), reported: {}, unreadable: x } : { index: i, label: label(entries[i], i), reported: x.reported },
+  );
+  const ok = runs.filter((x) => !x.unreadable).map((x) => x.index);
+  return {
+    ...first,
+    run: { ...first.run, records: [] },
+    reported: {},
+    runs,
+    missing: [`the file holds ${entries.length} ${what}: their own aggregates are shown side by side; recompute one with --entry ${ok.length === 1 ? ok[0] : `N (N = ${ok.join(', ')})`}`],
+    lacks: ['records'],
+  };
+}

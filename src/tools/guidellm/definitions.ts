@@ -1,0 +1,203 @@
+/**
+ * GuideLLM, two generations of definitions ({@link GuidellmVersion}):
+ * - up to 0.3.x (requests with flat start_time /
+ *   first_token_time / last_token_time and `scheduler_info`):
+ *   time_per_output_token_ms = 1000·(last − first token)/output_tokens and
+ *   inter_token_latency_ms = 1000·(last − first)/(output_tokens − 1), both
+ *   averaged over requests (unweighted; the file's count is the request count);
+ * - 0.4 on (info.timings): the definitions below, token-weighted.
+ * Version read: snapshot ee7a7745 (2026-08-07): `src/guidellm/schemas/{request_stats,statistics}.py`,
+ * `benchmark/schemas/metrics.py`, `backends/openai/http.py`; newer layout
+ * `schemas/base/request_stats.py` (31c74ea27242) from a code mirror. Article: 87a66f0 (2026-10-09).
+ *
+ * Clock: `request_start = time.time()` right before the HTTP stream opens
+ * (= sendT; `targeted_start` = dueT kept apart). First token: first line with
+ * content/reasoning/tool call; `last_token_iteration` = last such line;
+ * `request_end` after the loop breaks on [DONE] (= finishT).
+ * Tokens: usage total (server) if present, else the count of token lines.
+ */
+import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { firstChunkT, lastChunkT, none, some, successful, type Maybe } from '../base/definitions.ts';
+import { weightedMean, weightedPercentile } from '../../stats/percentile.ts';
+import { overlapping } from '../../stats/windows.ts';
+
+/** GuideLLM output_tokens: server usage (prefer_response_metrics), else token_iterations (content lines). */
+export function guidellmOutputTokens(r: RequestRecord): number | null {
+  if (r.outputTokens !== null) return r.outputTokens;
+  if (r.chunkTokens) return r.chunkTokens.reduce((a, b) => a + b, 0);
+  return r.chunkTimes ? r.chunkTimes.length : null;
+}
+
+/** `request_latency = request_end − request_start` (s). request_stats.py. */
+export function guidellmRequestLatency(r: RequestRecord): Maybe {
+  return some(r.finishT - r.sendT);
+}
+
+/** `time_to_first_token_ms = 1000·(first_token_iteration − request_start)`. */
+export function guidellmTtftMs(r: RequestRecord): Maybe {
+  const f = firstChunkT(r);
+  return f === null ? none('no token line arrived') : some(1000 * (f - r.sendT));
+}
+
+/**
+ * `time_per_output_token_ms = 1000·(last_token_iteration − request_start) / output_tokens`:
+ * **includes the wait for the first token** ("including first token"). request_stats.py.
+ */
+export function guidellmTimePerOutputTokenMs(r: RequestRecord): Maybe {
+  const l = lastChunkT(r);
+  const n = guidellmOutputTokens(r);
+  if (l === null) return none('no token line arrived');
+  if (!n) return none('0 output tokens');
+  return some((1000 * (l - r.sendT)) / n);
+}
+
+/** `inter_token_latency_ms = 1000·(last − first token iteration)/(output_tokens − 1)` — vLLM's TPOT. */
+export function guidellmInterTokenLatencyMs(r: RequestRecord): Maybe {
+  const l = lastChunkT(r);
+  const f = firstChunkT(r);
+  const n = guidellmOutputTokens(r);
+  if (l === null || f === null) return none('no token line arrived');
+  if (n === null || n <= 1) return none(`${n ?? 0}-token answer: inter_token_latency divides by output_tokens − 1`);
+  return some((1000 * (l - f)) / (n - 1));
+}
+
+/** `output_tokens_per_second = output_tokens / request_latency` (per request). */
+export function guidellmOutputTokensPerSecond(r: RequestRecord): Maybe {
+  const n = guidellmOutputTokens(r);
+  const lat = r.finishT - r.sendT;
+  if (n === null) return none('output token count unknown');
+  return lat > 0 ? some(n / lat) : none('request_latency is 0');
+}
+
+/** `request_dispatch_delay = request_start − targeted_start` (newer versions). */
+export function guidellmDispatchDelay(r: RequestRecord): Maybe {
+  return r.dueT === null ? none('no targeted start in the record') : some(r.sendT - r.dueT);
+}
+
+/**
+ * `request_scheduled_latency = request_end − targeted_start` (newer versions).
+ * GuideLLM is said to refuse it for closed-loop strategies (circular, not a
+ * coordinated-omission correction; not confirmed in the code read, see
+ * docs/definitions.md): we refuse when the run has no finite request rate.
+ */
+export function guidellmScheduledLatency(r: RequestRecord, run: Pick<BenchmarkRun, 'requestRate'>): Maybe {
+  if (run.requestRate === null || !Number.isFinite(run.requestRate)) return none('closed loop: no arrival schedule to measure from');
+  return r.dueT === null ? none('no targeted start in the record') : some(r.finishT - r.dueT);
+}
+
+/** A GuideLLM distribution summary: mean = Σ v·w/Σ w, percentiles by weighted inverse CDF. */
+export interface WeightedSummary {
+  n: number;
+  mean: number | null;
+  median: number | null;
+  percentiles: Record<string, number | null>;
+  weighting: 'tokens' | 'tokens − 1' | 'none';
+}
+
+const GUIDELLM_PERCENTS = [0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9];
+
+function weighted(values: number[], weights: number[], weighting: WeightedSummary['weighting']): WeightedSummary {
+  const percentiles: Record<string, number | null> = {};
+  for (const p of GUIDELLM_PERCENTS) percentiles[String(p)] = values.length ? weightedPercentile(values, p / 100, weights) : null;
+  return {
+    n: values.length,
+    mean: values.length ? weightedMean(values, weights) : null,
+    median: values.length ? weightedPercentile(values, 0.5, weights) : null,
+    percentiles,
+    weighting,
+  };
+}
+
+/** Which generation of GuideLLM's definitions applies. */
+export type GuidellmVersion = 'up-to-0.3' | '0.4+';
+
+/** Up to 0.3.x: `time_per_output_token_ms = 1000·(last_token_time − first_token_time)/output_tokens`. */
+export function guidellmTimePerOutputTokenMsPre03(r: RequestRecord): Maybe {
+  const l = lastChunkT(r);
+  const f = firstChunkT(r);
+  const n = guidellmOutputTokens(r);
+  if (l === null || f === null) return none('no token line arrived');
+  if (!n) return none('0 output tokens');
+  return some((1000 * (l - f)) / n);
+}
+
+/**
+ * GuideLLM 0.4+ `requests_per_second` over the measured window: the
+ * successful requests that END inside [start, end], divided by its length.
+ */
+export function guidellmRequestsPerSecond(run: BenchmarkRun): number | null {
+  const D = run.endT - run.startT;
+  if (!(D > 0)) return null;
+  let n = 0;
+  for (const r of successful(run)) if (r.finishT > run.startT && r.finishT <= run.endT) n++;
+  return n / D;
+}
+
+/**
+ * GuideLLM `request_concurrency` mean: requests in flight, time-weighted
+ * over the measured window = Σ (time each successful request spends inside
+ * [start, end]) / (end − start).
+ */
+export function guidellmConcurrency(run: BenchmarkRun): number | null {
+  const D = run.endT - run.startT;
+  if (!(D > 0)) return null;
+  let inside = 0;
+  for (const r of successful(run)) inside += Math.max(0, Math.min(r.finishT, run.endT) - Math.max(r.sendT, run.startT));
+  return inside / D;
+}
+
+export interface GuidellmMetrics {
+  requests: number;
+  timeToFirstTokenMs: WeightedSummary;
+  /** weighted by output_tokens: mean = Σ(last_i − start_i)/Σ n_i ·1000 */
+  timePerOutputTokenMs: WeightedSummary;
+  /** weighted by output_tokens − 1: mean = Σ(last_i − first_i)/Σ(n_i − 1) ·1000 */
+  interTokenLatencyMs: WeightedSummary;
+  requestLatencyS: WeightedSummary;
+  window: [number, number];
+}
+
+/**
+ * GuideLLM's aggregation (`GenerativeMetrics.compile`): only requests that
+ * **overlap** the measurement window [measureStart, measureEnd] (default: the
+ * whole run); TPOT and ITL token-weighted, the rest unweighted.
+ */
+export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number; measureEnd?: number; version?: GuidellmVersion } = {}): GuidellmMetrics {
+  const pre03 = opts.version === 'up-to-0.3';
+  const all = successful(run);
+  const ms = opts.measureStart ?? run.startT;
+  const me = opts.measureEnd ?? run.endT;
+  const keep = overlapping(all.map((r) => r.sendT), all.map((r) => r.finishT), ms, me);
+  const recs = Array.from(keep, (i) => all[i]);
+  const tt: number[] = [];
+  const tpot: number[] = [];
+  const tpotW: number[] = [];
+  const itl: number[] = [];
+  const itlW: number[] = [];
+  const lat: number[] = [];
+  for (const r of recs) {
+    const n = guidellmOutputTokens(r) ?? 0;
+    const a = guidellmTtftMs(r);
+    if (a.value !== null) tt.push(a.value);
+    const b = pre03 ? guidellmTimePerOutputTokenMsPre03(r) : guidellmTimePerOutputTokenMs(r);
+    if (b.value !== null) {
+      tpot.push(b.value);
+      tpotW.push(pre03 ? 1 : n);
+    }
+    const c = guidellmInterTokenLatencyMs(r);
+    if (c.value !== null) {
+      itl.push(c.value);
+      itlW.push(pre03 ? 1 : n - 1);
+    }
+    lat.push(r.finishT - r.sendT);
+  }
+  const ones = (k: number) => new Array<number>(k).fill(1);
+  return {
+    requests: recs.length,
+    timeToFirstTokenMs: weighted(tt, ones(tt.length), 'none'),
+    timePerOutputTokenMs: weighted(tpot, tpotW, pre03 ? 'none' : 'tokens'),
+    interTokenLatencyMs: weighted(itl, itlW, pre03 ? 'none' : 'tokens − 1'),
+    requestLatencyS: weighted(lat, ones(lat.length), 'none'),
+    window: [ms, me],
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * LLMPerf (ray-project/llmperf), commit f1d6bed (2024-12-08), plus the
+ * definitions of the versions before it (see {@link LlmperfVersion}). Files: `token_benchmark_ray.py`
+ * (`get_token_throughput_latencies`), `src/llmperf/ray_clients/openai_chat_completions_client.py`
+ * (`llm_request`), `src/llmperf/utils.py`, `src/llmperf/common_metrics.py`.
+ *
+ * Clock: `time.monotonic()` just before `requests.post` (= sendT). Every
+ * non-empty SSE data line except [DONE] increments `tokens_received` — the
+ * role-only first chunk and any finish chunk included. First token: first
+ * non-empty `delta.content`. `total_request_time` ends after the stream
+ * closes (= finishT). Output tokens: `len(LlamaTokenizerFast.encode(text))`
+ * with the **Llama 2** tokenizer ("hf-internal-testing/llama-tokenizer"),
+ * whatever model wrote the text.
+ *
+ * The Llama-2 count is not something a timestamp record holds. It enters here
+ * as an explicit input, `llama2Inflation` = Llama-2 tokens ÷ the model's
+ * tokens for the text in question (measured by the tokens experiment; there
+ * is deliberately no default). Expected count L_i = n_i · llama2Inflation
+ * (not rounded: the expectation over texts).
+ */
+import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
+
+export interface LlmperfOptions {
+  /** Llama-2 tokens per model token for this output (e.g. measured on English docs). Required: no default. */
+  llama2Inflation: number;
+  /**
+   * SSE data messages per request that carry no content but are counted by
+   * `tokens_received` (the role chunk, a finish chunk). **chosen** default 1:
+   * an OpenAI-compatible chat stream opens with a role-only chunk.
+   */
+  nonContentMessages?: number;
+}
+
+function checkInflation(x: number): void {
+  if (!(x > 0) || !Number.isFinite(x)) throw new RangeError(`invalid llama2Inflation: ${x} (a positive ratio, e.g. measured Llama-2 ÷ model tokens)`);
+}
+
+/** LLMPerf `ttft_s` = first content chunk − start. */
+export function llmperfTtft(r: RequestRecord): Maybe {
+  const f = firstChunkT(r);
+  return f === null ? none('no content chunk arrived') : some(f - r.sendT);
+}
+
+/** LLMPerf `end_to_end_latency_s` = `total_request_time`, after the stream closes (finishT − start). */
+export function llmperfE2e(r: RequestRecord): Maybe {
+  return some(r.finishT - r.sendT);
+}
+
+/** `tokens_received`: SSE data messages (content chunks + non-content messages). */
+export function llmperfMessages(r: RequestRecord, nonContentMessages = 1): number | null {
+  return r.chunkTimes ? r.chunkTimes.length + nonContentMessages : null;
+}
+
+/** `number_output_tokens` = Llama-2 count of the generated text, modelled as n_i · llama2Inflation. */
+export function llmperfOutputTokens(r: RequestRecord, llama2Inflation: number): number | null {
+  checkInflation(llama2Inflation);
+  const n = serverTokens(r);
+  return n === null ? null : n * llama2Inflation;
+}
+
+/**
+ * LLMPerf `inter_token_latency_s` **as coded** (main loop, f1d6bed):
+ * `Σ time_to_next_token / tokens_received = (last content chunk − start) / N_messages`:
+ * the TTFT is included and the divisor is the number of SSE data messages,
+ * not a token count (docs/definitions.md).
+ */
+export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMessages?: number } = {}): Maybe {
+  const l = lastChunkT(r);
+  const m = llmperfMessages(r, opts.nonContentMessages ?? 1);
+  if (l === null) return none('no content chunk arrived');
+  if (m === null) return none('no chunk times: the message count is unknown');
+  return some((l - r.sendT) / m);
+}
+
+/**
+ * The article's reading of LLMPerf's inter-token latency: all the time from the
+ * request's start to its last content chunk (so the first-token wait is
+ * included), divided by the Llama 2 tokenizer's count: `(last content chunk − start) / L_i`. Not what the
+ * main loop at f1d6bed does (only a rarely reached final block divides by the
+ * tokenizer count); kept as a named variant so Table 1 can show both.
+ */
+export function llmperfInterTokenLatencyArticle(r: RequestRecord, llama2Inflation: number): Maybe {
+  const l = lastChunkT(r);
+  const L = llmperfOutputTokens(r, llama2Inflation);
+  if (l === null) return none('no content chunk arrived');
+  if (!L) return none('0 output tokens');
+  return some((l - r.sendT) / L);
+}
+
+/**
+ * LLMPerf `request_output_throughput_token_per_s = number_output_tokens / end_to_end_latency_s`:
+ * Llama-2 tokens over the whole request, TTFT included. The per-user speed
+ * that the tokenizer inflates.
+ */
+export function llmperfRequestOutputThroughput(r: RequestRecord, llama2Inflation: number): Maybe {
+  const L = llmperfOutputTokens(r, llama2Inflation);
+  const e = r.finishT - r.sendT;
+  if (L === null) return none('output token count unknown');
+  return e > 0 ? some(L / e) : none('end_to_end_latency is 0');
+}
+
+export interface LlmperfMetrics {
+  numCompletedRequests: number;
+  ttftS: Summary;
+  interTokenLatencyS: Summary;
+  /** the article's reading (Llama-2 divisor), for Table 1 */
+  interTokenLatencyArticleS: Summary;
+  endToEndLatencyS: Summary;
+  requestOutputThroughputTokenPerS: Summary;
+  numberOutputTokens: Summary;
+  /** Σ number_output_tokens / (end_time − start_time) */
+  meanOutputThroughputTokenPerS: number;
+  numCompletedRequestsPerMin: number;
+}
+
+/** LLMPerf's summary: pandas `quantile([.25,.5,.75,.9,.95,.99])` (linear), mean, std **ddof = 1**, over error-free requests. */
+export function llmperfMetrics(run: BenchmarkRun, opts: LlmperfOptions): LlmperfMetrics {
+  checkInflation(opts.llama2Inflation);
+  const recs = successful(run);
+  const percents = [25, 50, 75, 90, 95, 99];
+  const sum = (f: (r: RequestRecord) => Maybe, unit: 's' | 'tok/s' | 'tok') => {
+    const values: number[] = [];
+    for (const r of recs) {
+      const m = f(r);
+      if (m.value !== null) values.push(m.value);
+    }
+    return summarize(values, { unit, percents, method: 'pandas-linear', ddof: 1 });
+  };
+  const wall = run.endT - run.startT;
+  let L = 0;
+  for (const r of recs) L += llmperfOutputTokens(r, opts.llama2Inflation) ?? 0;
+  return {
+    numCompletedRequests: recs.length,
+    ttftS: sum(llmperfTtft, 's'),
+    interTokenLatencyS: sum((r) => llmperfInterTokenLatency(r, opts), 's'),
+    interTokenLatencyArticleS: sum((r) => llmperfInterTokenLatencyArticle(r, opts.llama2Inflation), 's'),
+    endToEndLatencyS: sum(llmperfE2e, 's'),
+    requestOutputThroughputTokenPerS: sum((r) => llmperfRequestOutputThroughput(r, opts.llama2Inflation), 'tok/s'),
+    numberOutputTokens: sum((r) => {
+      const v = llmperfOutputTokens(r, opts.llama2Inflation);
+      return v === null ? none('unknown') : some(v);
+    }, 'tok'),
+    meanOutputThroughputTokenPerS: L / wall,
+    numCompletedRequestsPerMin: (recs.length / wall) * 60,
+  };
+}
+
+/**
+ * The LLMPerf versions whose per-request definitions differ
+ * (token_benchmark_ray.py and openai_chat_completions_client.py history):
+ * - `before-afd137a` (1eac866, Dec 2023 – afd137a, Apr 2024):
+ *   request_output_throughput = SSE messages / e2e; ITL = (last content − start) / Llama-2 tokens.
+ * - `afd137a` (to 03872a4): throughput = Llama-2 tokens / e2e; ITL unchanged.
+ * - `f1d6bed` (Dec 2024 on): ITL = (last content − start) / SSE messages.
+ * `afd137a-or-later`: a file that cannot tell the last two apart (one token per message).
+ */
+export type LlmperfVersion = 'before-afd137a' | 'afd137a' | 'f1d6bed';
+
+export const LLMPERF_VERSION_LABELS: Record<LlmperfVersion | 'afd137a-or-later', string> = {
+  'before-afd137a': 'before commit afd137a (Dec 2023 – Apr 2024)',
+  afd137a: 'afd137a to 03872a4 (Apr – Dec 2024)',
+  f1d6bed: 'f1d6bed or later (from Dec 2024)',
+  'afd137a-or-later': 'afd137a or later (from Apr 2024)',
+};
+
+/**
+ * `request_output_throughput_token_per_s` before afd137a: `tokens_received / total_request_time`,
+ * where tokens_received counts SSE data messages (the role chunk included), not tokens.
+ */
+export function llmperfRequestOutputThroughputBeforeAfd137a(r: RequestRecord, opts: { nonContentMessages?: number } = {}): Maybe {
+  const m = llmperfMessages(r, opts.nonContentMessages ?? 1);
+  const e = r.finishT - r.sendT;
+  if (m === null) return none('no chunk times: the SSE message count is unknown');
+  return e > 0 ? some(m / e) : none('end_to_end_latency is 0');
+}
+
+/**
+ * `inter_token_latency_s` up to 03872a4: Σ time_to_next_token / number_output_tokens
+ * = (last content chunk − start) / Llama-2 tokens, with the file's own Llama-2 count.
+ */
+export function llmperfInterTokenLatencyPerToken(r: RequestRecord): Maybe {
+  const l = lastChunkT(r);
+  const L = r.outputTokens;
+  if (l === null) return none('no content chunk arrived');
+  if (!L) return none('0 output tokens');
+  return some((l - r.sendT) / L);
+}

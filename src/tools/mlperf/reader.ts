@@ -1,0 +1,316 @@
+/**
+ * MLPerf LoadGen output files (mlcommons/inference loadgen/{loadgen.cc,
+ * logging.h, logging.cc, results.cc}, LoadGen 4.0 to 6.0).
+ *
+ * Every LoadGen from 4.0 to 6.0 writes the trace's `LogDetail`/`LogSummary`
+ * string args as `""text""`, so no real trace is valid JSON: that exact
+ * pattern is repaired (../base/json-text.ts), nothing else. The detail log's 64-bit
+ * seeds are kept exactly, and each `result_*` key is typed by what it is:
+ * `*_ns` and `result_time_to_output_token_*` are nanoseconds, `*_count` a
+ * number of queries, `*_per_sec` a rate, `*tokens_per_second` a token rate.
+ *
+ * `mlperf_log_detail.txt`: lines `:::MLLOG {json}`, each a key and a value.
+ * It holds only LoadGen's settings and aggregates (`result_*` keys, latencies in
+ * NANOSECONDS) — no per-sample records. We import the aggregates (ns → s) and
+ * an empty record list.
+ *
+ * `mlperf_log_trace.json`: a Chrome trace. Per sample, an async pair of events
+ * named "Sample" (`ph` "b"/"e", `id` = sample sequence id) whose `ts` is in
+ * MICROSECONDS from the trace origin: the "b" event sits at the sample's
+ * SCHEDULED time and carries args `issue_start_ns` and `complete_ns`, both
+ * NANOSECONDS after the scheduled time. In the Server scenario each first token
+ * adds a "Token_Latency" counter event at the same `ts` (the scheduled time)
+ * with args `issue_delay` and `issue_to_done` (ns); other scenarios trace an
+ * async "Token" pair per sample instead.
+ *
+ * Mapping to RequestRecord (t = 0 at the trace origin):
+ *   dueT = b.ts µs; sendT = dueT + issue_start_ns; finishT = dueT + complete_ns;
+ *   firstT = dueT + issue_delay + issue_to_done of the Token_Latency counter at
+ *   the same ts (only when that ts is unique to one sample), or the "Token" pair.
+ * The trace has no token counts (n_tokens goes to the accuracy log only).
+ */
+import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { fail, isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { isBigIntText, parseJsonExact, repairLoadgenQuotes, stripBom } from '../base/json-text.ts';
+import type { ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
+
+export const MLPERF_SOURCE = 'mlperf-loadgen';
+
+/** A trace timestamp beyond this (in µs, ≈ 116 days) is surely nanoseconds written as microseconds. */
+const MAX_TRACE_TS_US = 1e13;
+
+/** What a LoadGen key holds, from its name: the scale to SI and the unit. */
+export function mlperfKeyUnit(key: string): { scale: number; unit: string } {
+  if (/_ns$|latency_ns|^result_time_to_output_token_(min|max|mean)$/.test(key)) return { scale: 1e-9, unit: 's' };
+  if (/_ms$|\(ms\)/.test(key)) return { scale: 1e-3, unit: 's' };
+  if (/_count$|query_count/.test(key)) return { scale: 1, unit: 'queries' };
+  if (/samples_per_query/.test(key)) return { scale: 1, unit: 'samples' };
+  if (/samples_per_sec|qps/.test(key)) return { scale: 1, unit: '1/s' };
+  if (/tokens_per_second|token_throughput/.test(key)) return { scale: 1, unit: 'tokens/s' };
+  return { scale: 1, unit: '' };
+}
+
+function noEntry(r: Reader, opts: ImportOptions): void {
+  if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: a LoadGen log holds one run; leave --entry out`);
+}
+
+const AGGREGATES_ONLY: Pick<Imported, 'lacks' | 'lastTokenT' | 'clock'> = {
+  lacks: ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'],
+  lastTokenT: null,
+  clock: 'none (aggregates only)',
+};
+
+export function importMlperfDetail(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+  const r: Reader = new Reader(file);
+  noEntry(r, opts);
+  const values = new Map<string, Json | { bigint: string }>();
+  const lines = stripBom(text).split(/\r?\n/);
+  let n = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const s = lines[i].trim();
+    if (s === '') continue;
+    if (!s.startsWith(':::MLLOG')) {
+      fail(file, `line ${i + 1} does not start with ":::MLLOG"; not an mlperf_log_detail.txt${seen.looksLike}`);
+    }
+    let v;
+    try {
+      v = parseJsonExact(s.slice(':::MLLOG'.length).trim());
+    } catch (err) {
+      fail(file, `line ${i + 1}: invalid JSON after :::MLLOG: ${(err as Error).message.split('\n')[0]}`);
+    }
+    if (!isObject(v as Json) || typeof (v as JsonObject).key !== 'string') fail(file, `line ${i + 1}: an MLLOG entry needs a "key"`);
+    const o = v as JsonObject;
+    values.set(o.key as string, o.value ?? null);
+    n++;
+  }
+  if (n === 0) fail(file, 'is empty');
+
+  const reported: Record<string, Reported> = {};
+  for (const [k, v] of values) {
+    if (!k.startsWith('result_') && !k.startsWith('effective_')) continue;
+    if (isBigIntText(v)) {
+      reported[k] = { value: Number(v.bigint), unit: '', exact: v.bigint };
+      continue;
+    }
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    const u = mlperfKeyUnit(k);
+    if (u.unit === 's') {
+      if (v < 0) fail(file, `${k} = ${v} is negative; times must be ≥ 0`);
+      if (v * u.scale > 3600 * 24) fail(file, `${k} = ${v} is over a day in ${u.scale === 1e-9 ? 'nanoseconds' : 'milliseconds'}: is the unit right?`);
+    }
+    reported[k] = { value: v * u.scale, unit: u.unit, ...(Number.isInteger(v) && !Number.isSafeInteger(v) ? { exact: String(v) } : {}) };
+  }
+  const scenario = values.get('effective_scenario') ?? values.get('requested_scenario');
+  const qps = values.get('effective_target_qps');
+  const version = values.get('loadgen_version');
+  const run: BenchmarkRun = {
+    records: [],
+    source: MLPERF_SOURCE,
+    maxConcurrency: null,
+    requestRate: scenario === 'Server' && typeof qps === 'number' ? qps : null,
+    startT: 0,
+    endT: 0,
+  };
+  const validity = values.get('result_validity');
+  return {
+    file,
+    format: 'mlperf-detail',
+    version: `MLPerf LoadGen ${typeof version === 'string' ? version : '(version not logged)'}`,
+    run,
+    missing: [
+      'no per-sample records (the detail log holds only LoadGen’s aggregates): no definition can be recomputed; mlperf_log_trace.json of the same run has per-sample times',
+    ],
+    ...AGGREGATES_ONLY,
+    notes: [
+      `scenario ${typeof scenario === 'string' ? scenario : 'unknown'}; result_validity ${typeof validity === 'string' ? validity : 'not logged'}`,
+      'LoadGen measures every latency from the scheduled time (coordinated-omission-free by construction)',
+    ],
+    reported,
+    failures: {},
+  };
+}
+
+/** `mlperf_log_summary.txt`: the human-readable `Name (unit) : value` lines. */
+export function importMlperfSummary(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+  const r: Reader = new Reader(file);
+  noEntry(r, opts);
+  const body = stripBom(text);
+  if (!/MLPerf Results Summary/.test(body)) r.fail(`not an mlperf_log_summary.txt: no "MLPerf Results Summary" header${seen.looksLike}`);
+  const reported: Record<string, Reported> = {};
+  const settings: Record<string, string> = {};
+  for (const line of body.split(/\r?\n/)) {
+    const m = /^\s*([^:=*][^:]*?)\s*:\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    const name = m[1].trim();
+    const raw = m[2];
+    if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(raw)) {
+      const key = name.replace(/\s*\((ns|ms)\)$/, '_$1').replace(/\s+/g, '_').toLowerCase();
+      const u = mlperfKeyUnit(key);
+      reported[key] = { value: Number(raw) * u.scale, unit: u.unit, ...(/^\d{16,}$/.test(raw) && !Number.isSafeInteger(Number(raw)) ? { exact: raw } : {}) };
+    } else settings[name] = raw;
+  }
+  if (Object.keys(reported).length === 0) r.fail('has the summary header but no "name : number" lines');
+  const scenario = settings.Scenario;
+  return {
+    file,
+    format: 'mlperf-summary',
+    version: 'MLPerf LoadGen summary (version not written in this file)',
+    run: { records: [], source: MLPERF_SOURCE, maxConcurrency: null, requestRate: null, startT: 0, endT: 0 },
+    missing: ['aggregates only (the human-readable summary): no definition can be recomputed; mlperf_log_trace.json of the same run has per-sample times'],
+    ...AGGREGATES_ONLY,
+    notes: [`scenario ${scenario ?? 'unknown'}; result ${settings['Result is'] ?? 'not given'}`],
+    reported,
+    failures: {},
+  };
+}
+
+interface SampleEv {
+  id: number;
+  ts: number;
+  args: JsonObject;
+  endTs: number | null;
+}
+
+export function importMlperfTrace(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+  const r: Reader = new Reader(file);
+  noEntry(r, opts);
+  const { text: repairedText, repaired } = repairLoadgenQuotes(stripBom(text));
+  const doc = parseJson(file, repairedText);
+  const events = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.traceEvents) ? doc.traceEvents : null;
+  if (!events) r.fail(`not a LoadGen mlperf_log_trace.json: no traceEvents list${seen.looksLike}`);
+
+  const samples = new Map<number, SampleEv>();
+  const tokenPairs = new Map<number, { ts: number; args: JsonObject }>();
+  const tokenCounters = new Map<number, number[]>(); // scheduled ts (µs) → first-token offsets (ns)
+  const tsOf = (e: JsonObject, where: string): number => {
+    const ts = r.number(e.ts, `${where}.ts`);
+    if (ts < 0) r.fail(`${where}.ts = ${ts} is negative; trace times are µs after the trace origin`);
+    if (ts > MAX_TRACE_TS_US) r.fail(`${where}.ts = ${ts} is implausible in microseconds (nanoseconds?)`);
+    return ts;
+  };
+  events.forEach((raw, i) => {
+    if (!isObject(raw)) return;
+    const e = raw;
+    const where = `traceEvents[${i}]`;
+    if (e.name === 'Sample' && (e.ph === 'b' || e.ph === 'e')) {
+      const id = r.number(e.id, `${where}.id`);
+      if (e.ph === 'b') {
+        samples.set(id, { id, ts: tsOf(e, where), args: r.object(e.args, `${where}.args`), endTs: samples.get(id)?.endTs ?? null });
+      } else {
+        const s = samples.get(id);
+        if (s) s.endTs = tsOf(e, where);
+        else samples.set(id, { id, ts: NaN, args: {}, endTs: tsOf(e, where) });
+      }
+    } else if (e.name === 'Token' && e.ph === 'b') {
+      tokenPairs.set(r.number(e.id, `${where}.id`), { ts: tsOf(e, where), args: r.object(e.args, `${where}.args`) });
+    } else if (e.name === 'Token_Latency' && e.ph === 'C') {
+      const a = r.object(e.args, `${where}.args`);
+      const off = r.number(a.issue_delay, `${where}.args.issue_delay`) + r.number(a.issue_to_done, `${where}.args.issue_to_done`);
+      if (off < 0) r.fail(`${where}.args: issue_delay + issue_to_done = ${off} ns is negative`);
+      const ts = tsOf(e, where);
+      const list = tokenCounters.get(ts) ?? [];
+      list.push(off);
+      tokenCounters.set(ts, list);
+    }
+  });
+  if (samples.size === 0) r.fail('has no "Sample" events (was tracing off, or is this another trace?)');
+
+  const byTs = new Map<number, number>();
+  for (const s of samples.values()) byTs.set(s.ts, (byTs.get(s.ts) ?? 0) + 1);
+
+  let ambiguous = 0;
+  let withFirst = 0;
+  const records: RequestRecord[] = [];
+  const ordered = [...samples.values()].sort((a, b) => a.ts - b.ts || a.id - b.id);
+  for (const s of ordered) {
+    const where = `Sample ${s.id}`;
+    if (!Number.isFinite(s.ts)) r.fail(`${where} has an end event but no begin event`);
+    const ns = (k: string): number | null => {
+      const v = s.args[k];
+      if (v === undefined || v === null) return null;
+      const x = r.number(v, `${where}.args.${k}`);
+      if (x < 0) r.fail(`${where}.args.${k} = ${x} is negative; times after the scheduled time must be ≥ 0`);
+      r.duration(x / 1e9, `${where}.args.${k} (${x} ns)`, 'nanoseconds');
+      return x;
+    };
+    const issue = ns('issue_start_ns');
+    const complete = ns('complete_ns');
+    const dueT = s.ts / 1e6;
+    if (issue !== null && complete !== null && complete < issue) {
+      r.fail(`${where}: complete_ns (${complete}) is before issue_start_ns (${issue}): the sample finishes before it was sent`);
+    }
+    let finishT: number;
+    if (complete !== null) {
+      finishT = dueT + complete / 1e9;
+      if (s.endTs !== null && Math.abs(s.endTs / 1e6 - finishT) > 1e-3 + 1e-3 * (finishT - dueT)) {
+        r.fail(`${where}: complete_ns (${complete} ns after the schedule) disagrees with its end event (${(s.endTs - s.ts).toFixed(1)} µs): check the units`);
+      }
+    } else if (s.endTs !== null) finishT = s.endTs / 1e6;
+    else r.fail(`${where} has neither complete_ns nor an end event`);
+    let firstT: number | null = null;
+    const pair = tokenPairs.get(s.id);
+    if (pair && typeof pair.args.complete_ns === 'number') firstT = dueT + pair.args.complete_ns / 1e9;
+    else {
+      const offs = tokenCounters.get(s.ts);
+      if (offs && byTs.get(s.ts) === 1) firstT = dueT + Math.min(...offs) / 1e9;
+      else if (offs) ambiguous++;
+    }
+    if (firstT !== null) {
+      withFirst++;
+      if (firstT > finishT + 1e-6) r.fail(`${where}: the first token (${(firstT - dueT).toPrecision(4)} s) comes after completion (${(finishT - dueT).toPrecision(4)} s)`);
+    }
+    records.push({
+      dueT,
+      sendT: issue !== null ? dueT + issue / 1e9 : dueT,
+      chunkTimes: null,
+      chunkTokens: null,
+      firstT,
+      finishT,
+      inputTokens: NaN,
+      outputTokens: null,
+      ok: true,
+      preemptions: null,
+    });
+  }
+
+  const missing = [
+    'no token counts (LoadGen keeps n_tokens out of the trace): TPOT and every per-token speed cannot be computed',
+    'no prompt lengths: input token throughput cannot be computed',
+    'no per-chunk times: ITL and TPOT-with-gaps cannot be computed',
+  ];
+  const lacks: Imported['lacks'] = ['chunkTimes', 'chunkTokens', 'inputTokens', 'outputTokens', 'serverTokenCounts'];
+  const notes = [
+    ...(repaired ? [`${repaired} LogDetail/LogSummary args written as ""text"" by LoadGen were read as strings (that pattern only)`] : []),
+    'LoadGen has no failed samples; every record is ok',
+    'run window: trace origin to the last completion (LoadGen’s own rates divide by the time until the last-issued query finished)',
+  ];
+  if (withFirst === 0) {
+    missing.push('no first-token events (no Token_Latency counters or Token events): TTFT cannot be computed');
+    lacks.push('firstToken');
+  } else if (withFirst < records.length) {
+    notes.push(`first-token time known for ${withFirst} of ${records.length} samples${ambiguous ? ` (${ambiguous} shared a scheduled time with another sample, so their Token_Latency counters could not be told apart)` : ''}`);
+  }
+  notes.push('first-token times are matched to samples by scheduled time (Token_Latency counters carry no sample id)');
+
+  const run: BenchmarkRun = {
+    records,
+    source: MLPERF_SOURCE,
+    maxConcurrency: null,
+    requestRate: null,
+    startT: 0,
+    endT: records.reduce((m, x) => Math.max(m, x.finishT), 0),
+  };
+  return {
+    file,
+    format: 'mlperf-trace',
+    version: 'MLPerf LoadGen trace (4.0 to 6.0 write the same events)',
+    failures: {},
+    run,
+    missing,
+    lacks,
+    notes,
+    clock: 'seconds after the LoadGen trace origin',
+    lastTokenT: null,
+    reported: {},
+  };
+}

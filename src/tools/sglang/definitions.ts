@@ -1,0 +1,161 @@
+/**
+ * SGLang `python -m sglang.benchmark.serving` (and `steady_state_serving`).
+ * Version read: code mirror, dates unknown (article: e607293, 2026-10-11).
+ * Files: `python/sglang/benchmark/serving.py` (00f9ec472ffe: request functions,
+ * `calculate_metrics`), `steady_state.py` (41f869b4351b).
+ *
+ * Clock: after the semaphore (taken from vLLM PR 9390), a new aiohttp session
+ * per request. First token: the first chunk with non-empty text (reasoning
+ * counts). End: **every** received line advances `latency`, so E2E ends at the
+ * last SSE line incl. usage and [DONE] (= record.finishT), not the last token.
+ */
+import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { chunkGaps, collect, firstChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
+import { sglangSteadyWindow, type ConcurrencyWindow } from '../../stats/windows.ts';
+
+/** SGLang TTFT: first non-empty content chunk − st (s). serving.py. */
+export function sglangTtft(r: RequestRecord): Maybe {
+  const f = firstChunkT(r);
+  return f === null ? none('no output chunk arrived') : some(f - r.sendT);
+}
+
+/** SGLang E2E: time of the last SSE line of any kind − st (s) = record.finishT − sendT. serving.py. */
+export function sglangE2e(r: RequestRecord): Maybe {
+  return firstChunkT(r) === null ? none('no output chunk arrived') : some(r.finishT - r.sendT);
+}
+
+/** SGLang output_len: `usage.completion_tokens` if the server sent usage, else the **requested** length. */
+export function sglangOutputLen(r: RequestRecord): number | null {
+  return r.outputTokens ?? r.requestedOutputTokens ?? null;
+}
+
+/** SGLang TPOT: `(latency − ttft)/(output_len − 1)` for output_len > 1 (latency ends at the last line). serving.py `calculate_metrics`. */
+export function sglangTpot(r: RequestRecord): Maybe {
+  const n = sglangOutputLen(r);
+  const e = sglangE2e(r);
+  const t = sglangTtft(r);
+  if (e.value === null) return e;
+  if (t.value === null) return t;
+  if (n === null) return none('output length unknown (no usage, no requested length)');
+  if (n <= 1) return none(`${n}-token answer: TPOT divides by output_len − 1 = ${n - 1}`);
+  return some((e.value - t.value) / (n - 1));
+}
+
+/**
+ * SGLang ITL of one request. OpenAI-compatible backends: one gap per content
+ * chunk. Native `sglang` backend (serving.py `async_request_sglang_generate`,
+ * 00f9ec472ffe): a chunk carrying k new tokens contributes its gap split
+ * evenly, `gap/k` repeated k times (`adjust_itl`); a chunk carrying no new
+ * token is skipped (`if num_new_tokens == 0: continue`) before the previous
+ * timestamp moves, so the next gap is measured from the last chunk that did
+ * carry tokens.
+ */
+export function sglangItls(r: RequestRecord, backend: 'openai' | 'sglang' = 'openai'): number[] {
+  const c = r.chunkTimes;
+  if (backend === 'openai' || !r.chunkTokens || !c) return chunkGaps(r);
+  const out: number[] = [];
+  let prev = c[0];
+  for (let k = 1; k < c.length; k++) {
+    const tok = r.chunkTokens[k];
+    if (tok === 0) continue;
+    // a negative count (a server's cumulative count going back) adds no gap but moves the clock, as `[x] * k` does
+    for (let j = 0; j < tok; j++) out.push((c[k] - prev) / tok);
+    prev = c[k];
+  }
+  return out;
+}
+
+/**
+ * SGLang's benchmark duration (serving.py `benchmark`): `benchmark_start_time`
+ * is taken just before `get_request`, which yields the first request at once
+ * and sleeps a gap only after each request; D ends after every task has
+ * finished. So the run clock starts at the first arrival: `run.startT` (the
+ * first due or send time).
+ */
+export function sglangDuration(run: BenchmarkRun): number {
+  return run.endT - run.startT;
+}
+
+export interface SglangMetrics {
+  durationS: number;
+  completed: number;
+  ttft: Summary;
+  tpot: Summary;
+  itl: Summary;
+  e2eLatency: Summary;
+  maxItlMs: number | null;
+  requestThroughput: number;
+  inputThroughput: number;
+  outputThroughput: number;
+  totalThroughput: number;
+  /** Little's law: Σ e2e / D */
+  concurrency: number;
+}
+
+/** What SGLang prints: mean/median/std and fixed p90/p95/p99 (numpy linear, population std), ms. */
+export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 'sglang' } = {}): SglangMetrics {
+  const percents = [90, 95, 99];
+  const recs = successful(run);
+  const ms = (f: (r: RequestRecord) => Maybe) => {
+    const c = collect(recs, f);
+    return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
+  };
+  const itls: number[] = [];
+  for (const r of recs) for (const g of sglangItls(r, opts.backend)) itls.push(g);
+  const D = sglangDuration(run);
+  let inp = 0;
+  let out = 0;
+  let e2eSum = 0;
+  for (const r of recs) {
+    inp += r.inputTokens;
+    out += sglangOutputLen(r) ?? 0;
+    e2eSum += sglangE2e(r).value ?? 0;
+  }
+  let maxItl = -Infinity;
+  for (const g of itls) if (g > maxItl) maxItl = g;
+  return {
+    durationS: D,
+    completed: recs.length,
+    ttft: ms(sglangTtft),
+    tpot: ms(sglangTpot),
+    itl: summarize(itls, { unit: 'ms', percents }),
+    e2eLatency: ms(sglangE2e),
+    maxItlMs: itls.length ? maxItl * 1000 : null,
+    requestThroughput: recs.length / D,
+    inputThroughput: inp / D,
+    outputThroughput: out / D,
+    totalThroughput: (inp + out) / D,
+    concurrency: e2eSum / D,
+  };
+}
+
+/**
+ * SGLang steady-state throughput (`steady_state.py`): the longest span with
+ * concurrency ≥ max(1, ⌈peak·ratio⌉) over [start, start + latency); output
+ * tokens counted pro rata, `output_len_i · (#token times of i in window)/(#token times of i)`
+ * (token times = start + ttft + cumsum(itl) = chunk times); input throughput
+ * counts prompts of requests **starting** in [start, end). Latency statistics are not windowed.
+ */
+export function sglangSteadyState(run: BenchmarkRun, ratio: number): (ConcurrencyWindow & { outputThroughput: number; inputThroughput: number; completed: number }) | null {
+  const recs = successful(run);
+  const starts = recs.map((r) => r.sendT);
+  const ends = recs.map((r) => r.finishT);
+  const w = sglangSteadyWindow(starts, ends, ratio);
+  if (!w) return null;
+  let outTok = 0;
+  let inTok = 0;
+  let completed = 0;
+  for (const r of recs) {
+    const c = r.chunkTimes;
+    const n = sglangOutputLen(r) ?? 0;
+    if (c && c.length) {
+      let inside = 0;
+      for (const t of c) if (t >= w.start && t < w.end) inside++;
+      outTok += (n * inside) / c.length;
+    }
+    if (r.sendT >= w.start && r.sendT < w.end) inTok += r.inputTokens;
+    if (r.finishT >= w.start && r.finishT < w.end) completed++;
+  }
+  const dur = w.end - w.start;
+  return { ...w, outputThroughput: outTok / dur, inputThroughput: inTok / dur, completed };
+}

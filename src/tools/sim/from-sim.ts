@@ -1,0 +1,63 @@
+/**
+ * The simulator's columnar result → a {@link BenchmarkRun}. One token per
+ * chunk (the simulator streams every token at the end of the step that
+ * produced it); the server's count is the output length; the run spans from
+ * the first send (or due time) to the makespan. The client's schedule starts
+ * at t = 0 (a closed loop's slots open then; a Poisson schedule's first
+ * request is due one gap later), so `originT` is 0.
+ */
+import type { SimResult, ClientSpec } from '../../sim/types.ts';
+import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+
+export interface FromSimOptions {
+  /** The client the run used: sets maxConcurrency and requestRate (closed loops have neither). */
+  client?: ClientSpec | { kind: 'closed' | 'open' | 'capped'; slots?: number; cap?: number; rate?: number };
+  /** Target rate (req/s) of an open or capped run, when known. */
+  requestRate?: number | null;
+  source?: string;
+  /** When the client's schedule started (see BenchmarkRun.originT); unknown when absent. */
+  originT?: number | null;
+}
+
+export function fromSimResult(result: SimResult, opts: FromSimOptions = {}): BenchmarkRun {
+  const tt = result.tokenTimes;
+  if (!tt) throw new RangeError('simulator result has no token times (run with recordTokens: true)');
+  const records: RequestRecord[] = new Array(result.n);
+  for (let i = 0; i < result.n; i++) {
+    const a = tt.offsets[i];
+    const b = tt.offsets[i + 1];
+    const chunk = Array.from(tt.times.subarray(a, b));
+    records[i] = {
+      dueT: result.dueT[i],
+      sendT: result.sendT[i],
+      chunkTimes: chunk,
+      chunkTokens: null,
+      firstT: chunk.length ? chunk[0] : null,
+      finishT: result.finishT[i],
+      inputTokens: result.isl[i],
+      outputTokens: result.osl[i],
+      ok: true,
+      preemptions: result.npre[i],
+      requestedOutputTokens: result.osl[i],
+    };
+  }
+  return buildRun(records, { ...opts, originT: opts.originT ?? 0 });
+}
+
+/** Run-level fields from records plus what the options say about the client. */
+export function buildRun(records: RequestRecord[], opts: FromSimOptions = {}): BenchmarkRun {
+  let startT = Infinity;
+  let endT = -Infinity;
+  for (const r of records) {
+    startT = Math.min(startT, r.dueT ?? r.sendT, r.sendT);
+    endT = Math.max(endT, r.finishT);
+  }
+  const c = opts.client as { kind?: string; slots?: number; cap?: number } | undefined;
+  let maxConcurrency: number | null = null;
+  if (c?.kind === 'closed' && c.slots !== undefined) maxConcurrency = c.slots;
+  if (c?.kind === 'capped' && c.cap !== undefined) maxConcurrency = c.cap;
+  const requestRate = opts.requestRate ?? (c?.kind === 'closed' ? Infinity : null);
+  const run: BenchmarkRun = { records, source: opts.source ?? 'simulator', maxConcurrency, requestRate, startT, endT };
+  if (opts.originT !== undefined && opts.originT !== null) run.originT = opts.originT;
+  return run;
+}
