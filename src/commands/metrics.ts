@@ -28,7 +28,7 @@ export function register(program: Command): void {
   program
     .command('metrics')
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
-    .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or vLLM, AIPerf, GuideLLM, LLMPerf, SGLang or MLPerf results')
+    .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or vLLM, AIPerf, GuideLLM, LLMPerf, SGLang, MLPerf or inference-perf results')
     .option('--format <name>', `${formatIds()} (default: detected)`)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
