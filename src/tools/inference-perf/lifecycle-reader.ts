@@ -170,6 +170,7 @@ export function importInferencePerfLifecycle(file: string, text: string, _opts: 
     clock: 'none (aggregates only)',
     lastTokenT: null,
     reported,
+    completed: { key: 'successes.count', value: okCount, unit: 'requests' },
     failures,
   };
 }

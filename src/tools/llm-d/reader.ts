@@ -51,7 +51,13 @@ function aggregates(agg: JsonObject): Record<string, Reported> {
     if (!isObject(v)) return;
     if (typeof v.units === 'string' && typeof v.mean === 'number') {
       const { scale, unit } = si(v.units as BrUnit, path);
-      for (const k of STAT_KEYS) if (typeof v[k] === 'number') out[`${path}.${k}`] = { value: (v[k] as number) * scale, unit };
+      // the number as the report wrote it, under the unit it declares, where that is not the SI one
+      const asWritten = v.units !== unit && !(v.units === 'count');
+      for (const k of STAT_KEYS) {
+        if (typeof v[k] !== 'number') continue;
+        const x = v[k] as number;
+        out[`${path}.${k}`] = { value: x * scale, unit, ...(asWritten ? { written: { value: x, unit: v.units as string } } : {}) };
+      }
       return;
     }
     for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
@@ -123,6 +129,7 @@ export function importBenchmarkReport(file: string, text: string, _opts: ImportO
     clock: 'none (aggregates only)',
     lastTokenT: null,
     reported,
+    ...(reported['requests.total'] ? { completed: { key: 'requests.total − requests.failures', value: reported['requests.total'].value - failed, unit: 'requests' } } : {}),
     failures: failed > 0 ? { 'failed (the report keeps no reasons)': failed } : {},
   };
 }
