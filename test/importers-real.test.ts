@@ -41,6 +41,7 @@ interface Out {
   agreement: Agreement[];
   rows: Row[];
   notes: string[];
+  missing: string[];
   runs?: { index: number; label: string; reported: Record<string, { value: number; unit: string }> }[];
   completed?: { key: string; value: number; unit: string };
 }
@@ -255,6 +256,12 @@ describe('MLPerf LoadGen', () => {
     expect(value(o, 'mlperf', 'result_completed_samples_per_sec')).toBeCloseTo(detail.reported.result_completed_samples_per_sec.value, 0);
     expect(value(o, 'mlperf', 'result_completed_tokens_per_second')).toBeNull();
     expect(value(o, 'vllm', 'request_throughput')).toBeGreaterThan(90);
+    // no Token_Latency counters in this trace: nothing was matched by scheduled time, and the note says only what is true
+    expect(o.notes.join(' ')).not.toMatch(/matched to samples by scheduled time/);
+    expect(o.missing.join(' ')).toMatch(/no first-token events/);
+    // a definition refused without a reason is named, not only counted
+    const text = await runCli(['metrics', real('scc24-server-demo_mlperf_log_trace.json')]);
+    for (const line of text.out.split('\n').filter((l) => /^  no value/.test(l))) expect(line).toMatch(/\((\w+: [\w.]+(, [\w.]+)*(; )?)+\)$/);
   });
   it('detail logs: result_* typed by what they are, 64-bit seeds exact', async () => {
     const o = await metricsJson(real('v6.0-amd-mi355x-llama2-70b-interactive_mlperf_log_detail.txt'));
