@@ -14,6 +14,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { runCli } from './helpers/cli.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
@@ -99,6 +100,26 @@ const WRITER_UNITS: Record<string, Table> = {
       [/_rng_seed$|^accuracy_log_sampling_target$|^print_timestamps$|^performance_issue_(unique|same|same_index)$/, ''],
     ],
   },
+  'inference-perf-lifecycle': {
+    cite: 'kubernetes-sigs/inference-perf @7ff8150 inference_perf/reportgen (summarize_requests: latencies are time.perf_counter differences in seconds, rates per second)',
+    units: [
+      [/^successes\.image\.count\./, 'images'],
+      [/^successes\.video\.count\./, 'videos'],
+      [/^successes\.audio\.count\./, 'audios'],
+      [/latency\.|schedule_delay|send_duration|^benchmark_time_seconds$|^successes\.audio\.seconds\./, 's'],
+      [/^load_summary\.(requested|achieved)_rate$|requests_per_sec$/, '1/s'],
+      [/tokens_per_sec$/, 'tokens/s'],
+      [/images_per_sec$/, 'images/s'],
+      [/videos_per_sec$/, 'videos/s'],
+      [/audios_per_sec$/, 'audios/s'],
+      [/^successes\.(prompt_len|output_len)\.|^successes\.prompt_tokens\./, 'tokens'],
+      [/bytes/, 'bytes'],
+      [/\.pixels\./, 'pixels'],
+      [/\.frames\./, 'frames'],
+      [/aspect_ratio/, '1'],
+      [/^(load_summary|successes|failures)\.count$|token_count_mismatches$/, 'requests'],
+    ],
+  },
   inferencex: {
     cite: 'InferenceX agentic lane (gg_agentic/extract_agg_bmk.py: AIPerf ms × 1e-3; tput_per_gpu = total_token_throughput / tp)',
     units: [
@@ -120,7 +141,18 @@ const SAME: Record<string, string> = { 'requests/sec': '1/s', 'tokens/sec': 'tok
 const norm = (u: string): string => SAME[u] ?? u;
 
 /** Factor from a written unit to the SI unit beside it. */
-const FACTOR: Record<string, number> = { 'ms→s': 1e-3, 'ns→s': 1e-9, 'us→s': 1e-6, 'tokens/ns→tokens/s': 1e9, '1/min→1/s': 1 / 60 };
+const FACTOR: Record<string, number> = { 'ms→s': 1e-3, 'ns→s': 1e-9, 'us→s': 1e-6, 'tokens/ns→tokens/s': 1e9, '1/min→1/s': 1 / 60, 's/token→s': 1, 'queries/s→1/s': 1, 'ratio→1': 1 };
+
+/** The llm-d Benchmark Report states each statistic's unit beside it (`units`, br_v0_2_1 schema): the unit of key `a.b.mean` is `a.b.units`. */
+function brUnit(doc: unknown, key: string): string[] | undefined {
+  let node: unknown = doc;
+  const path = key.split('.').slice(0, -1);
+  for (const k of path) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[k] : undefined;
+  const u = node && typeof node === 'object' ? (node as Record<string, unknown>).units : undefined;
+  // the schema's `count` unit counts a thing the key names (a request's tokens, its images …): the reader names the thing
+  if (typeof u === 'string') return u === 'count' ? ['count', 'tokens', 'images', 'videos', 'audios', 'frames'] : [u];
+  return /^requests\.(total|failures)$/.test(key) ? ['requests'] : undefined;
+}
 
 /** AIPerf states each metric's unit in the file: JSON `unit` fields, CSV names `Name (unit)` (count/requests left out, metrics_csv_exporter.py @309c4e8). */
 function aiperfUnitsFromFile(format: string, text: string): Map<string, string[]> {
@@ -167,6 +199,7 @@ describe('every reported aggregate is in the unit its writer computed it in', ()
     const text = readFileSync(file, 'utf8');
     const inFile = numbersIn(text);
     const fromFile = o.format === 'aiperf' || o.format === 'aiperf-csv' || o.format === 'genai-perf-csv' ? aiperfUnitsFromFile(o.format, text) : null;
+    const br = o.format === 'br-v0.2.1' ? (YAML.parse(text) as { results?: { request_performance?: { aggregate?: unknown } } }) : null;
     const table = WRITER_UNITS[o.format];
     const sets = o.runs ? o.runs.map((x) => x.reported) : [o.reported ?? {}];
     let checked = 0;
@@ -174,6 +207,7 @@ describe('every reported aggregate is in the unit its writer computed it in', ()
       for (const [key, v] of Object.entries(reported)) {
         let writer: string[] | undefined;
         if (fromFile) writer = fromFile.get(key.replace(/\.(avg|p\d+|min|max|std)$/, ''));
+        else if (br) writer = brUnit(br.results?.request_performance?.aggregate, key);
         else {
           const hit = table?.units.find(([re]) => re.test(key));
           writer = hit ? (Array.isArray(hit[1]) ? hit[1] : [hit[1]]) : undefined;
