@@ -54,9 +54,12 @@ export interface Mode {
 /** Values below which no bimodality test is tried: with fewer, a gap between groups of three says nothing. */
 export const MODES_MIN_SEEDS = 10;
 
-/** Smallest group the test accepts: two seeds of twenty can be a regime of their own, two of ten cannot be told from a tail. */
+/** From this many seeds on, a group of two is accepted: two seeds of twenty can be a regime of their own, two of ten cannot be told from a tail. */
+export const MODES_PAIR_FROM = 20;
+
+/** Smallest group the test accepts among n seeds. */
 export function modesMinGroup(n: number): number {
-  return n >= 20 ? 2 : 3;
+  return n >= MODES_PAIR_FROM ? 2 : 3;
 }
 
 /**
