@@ -76,29 +76,59 @@ export function* readPieces(path: string, fd: number, position: number | null, l
 }
 
 /**
- * A whole file's text, at most `maxBytes`: a regular file larger than that is
+ * A whole file's bytes, at most `maxBytes`: a regular file larger than that is
  * refused before reading; a pipe or device is read up to the bound and
  * refused if it holds more. `what` names the input in the message ("a case file").
  */
-export function readBoundedText(path: string, maxBytes: number, what = 'the file'): string {
+export function readBoundedBytes(path: string, maxBytes: number, what = 'the file'): Buffer {
   const f = openForReading(path);
   try {
     if (f.regular && f.size > maxBytes) {
       throw new UserError(`${path}: ${what} is ${mib(f.size)}, above the limit of ${mib(maxBytes)} for this input`);
     }
-    const parts: string[] = [];
+    const parts: Buffer[] = [];
     let bytes = 0;
-    for (const s of readPieces(path, f.fd, f.regular ? 0 : null, maxBytes + 1)) {
-      parts.push(s);
-      bytes += Buffer.byteLength(s);
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    let pos = f.regular ? 0 : null;
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(f.fd, buf, 0, READ_CHUNK, pos);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue; // a non-blocking pipe with nothing yet
+        throw cannotRead(path, err);
+      }
+      if (n === 0) break;
+      if (pos !== null) pos += n;
+      bytes += n;
       if (bytes > maxBytes) {
         throw new UserError(
           `${path}: ${f.regular ? what : `not a regular file (a pipe or device); ${what}`} holds more than ${mib(maxBytes)}, the limit for this input` +
             (f.regular ? '' : ': save it to a file first'),
         );
       }
+      parts.push(Buffer.from(buf.subarray(0, n)));
     }
-    return parts.join('');
+    return Buffer.concat(parts, bytes);
+  } finally {
+    closeSync(f.fd);
+  }
+}
+
+/** A whole file's text (UTF-8), at most `maxBytes`, as {@link readBoundedBytes} reads it. */
+export function readBoundedText(path: string, maxBytes: number, what = 'the file'): string {
+  return readBoundedBytes(path, maxBytes, what).toString('utf8');
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter); for a regular file only. */
+export function readFirstBytes(path: string, n: number): Buffer {
+  const f = openForReading(path);
+  try {
+    const buf = Buffer.alloc(n);
+    const got = f.regular ? readSync(f.fd, buf, 0, n, 0) : 0;
+    return buf.subarray(0, got);
+  } catch (err) {
+    throw cannotRead(path, err);
   } finally {
     closeSync(f.fd);
   }

@@ -1,29 +1,29 @@
 /**
- * The one node-only step of reading a result file: opening it as a
- * ResultInput (src/tools/base/input.ts). A regular file is streamed from disk
- * in pieces, as often as a reader asks, so its size is bounded by the
- * records it holds, not by its bytes. Anything else (a pipe, /dev/stdin, a
- * device) is read once, up to MAX_STREAM_BYTES, and refused past it.
- * Everything after this (recognition, readers, agreement, definitions) works
- * on the input and runs in a browser too.
+ * The one node-only step of reading a result file: opening it once, as a
+ * ResultInput (src/tools/base/input.ts) or, for an SQLite database, as its
+ * tables (sql.js, its WebAssembly read from node_modules here). A regular
+ * file is streamed from disk in pieces, as often as a reader asks, so what it
+ * costs grows with the records it holds, not with its bytes. Anything else (a
+ * pipe, /dev/stdin, a device) is read once, up to MAX_STREAM_BYTES, and
+ * refused past it. Everything after this (recognition, readers, agreement,
+ * definitions) works on the input or the tables and runs in a browser too.
  */
 import { closeSync, readFileSync } from 'node:fs';
-import { cannotRead, openForReading, readBoundedText, readPieces } from '../fs/read.ts';
+import { createRequire } from 'node:module';
+import { cannotRead, openForReading, readBoundedBytes, readFirstBytes, readPieces } from '../fs/read.ts';
 import { HEAD_CHARS, MAX_TEXT_BYTES, textInput, tooLargeForText, type ResultInput } from '../tools/base/input.ts';
 import type { ImportOptions, ImportResult } from '../tools/base/result.ts';
-import { importResult } from './index.ts';
-import { metricsInput, type MetricsInput } from './metrics-input.ts';
+import { isSqlite, type SqliteTables } from '../tools/base/sqlite-tables.ts';
+import { importResult, importTables } from './index.ts';
+import { metricsInput, metricsInputFromTables, type MetricsInput } from './metrics-input.ts';
+import { readSqliteTables } from './sqlite.ts';
 
-/** The most read from a pipe or device (it cannot be read twice, so it is held). */
+/** The most read from a pipe or device (it cannot be read twice, so it is held), and the largest SQLite database. */
 export const MAX_STREAM_BYTES = MAX_TEXT_BYTES;
 
-/** A result file as an input: streamed when it is a regular file, else held up to MAX_STREAM_BYTES. */
-export function openResultInput(path: string): ResultInput {
+/** A regular file as an input: its head read now, the rest streamed on each pass. */
+function fileInput(path: string): ResultInput {
   const f = openForReading(path);
-  if (!f.regular) {
-    closeSync(f.fd);
-    return textInput(path, readBoundedText(path, MAX_STREAM_BYTES, 'the input'));
-  }
   let head = '';
   try {
     for (const s of readPieces(path, f.fd, 0, HEAD_CHARS)) head += s;
@@ -61,18 +61,36 @@ export function openResultInput(path: string): ResultInput {
   };
 }
 
-/** A file's whole text (at most MAX_TEXT_BYTES), or one line saying why it cannot be read. */
-export function readResultText(path: string): string {
-  return readBoundedText(path, MAX_TEXT_BYTES, 'the file');
+/** sql.js's WebAssembly binary, from the installed package (never fetched). */
+function sqlWasm(): Buffer {
+  return readFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'));
+}
+
+/** A result file opened once: an SQLite database's tables, or the input every other reader takes. */
+export async function openResult(path: string): Promise<{ tables: SqliteTables } | { input: ResultInput }> {
+  const f = openForReading(path);
+  closeSync(f.fd);
+  if (f.regular && !isSqlite(readFirstBytes(path, 16))) return { input: fileInput(path) };
+  const bytes = readBoundedBytes(path, MAX_STREAM_BYTES, f.regular ? 'an SQLite database' : 'the input');
+  if (isSqlite(bytes)) return { tables: await readSqliteTables(path, bytes, sqlWasm()) };
+  return { input: textInput(path, bytes.toString('utf8')) };
+}
+
+/** A result file as an input (not an SQLite database): streamed when it is a regular file, else held up to MAX_STREAM_BYTES. */
+export function openResultInput(path: string): ResultInput {
+  const f = openForReading(path);
+  closeSync(f.fd);
+  return f.regular ? fileInput(path) : textInput(path, readBoundedBytes(path, MAX_STREAM_BYTES, 'the input').toString('utf8'));
 }
 
 /** Read and import a result file; the format is detected unless given. */
 export async function importResultFile(path: string, opts: ImportOptions = {}): Promise<ImportResult> {
-  return importResult(path, openResultInput(path), opts);
+  const o = await openResult(path);
+  return 'tables' in o ? importTables(path, o.tables, opts) : importResult(path, o.input, opts);
 }
 
-/** Open a file and prepare it for `stopwatches metrics`. */
-export function loadMetricsInput(path: string, opts: { format?: string; entry?: number }): MetricsInput {
-  return metricsInput(path, openResultInput(path), opts);
+/** Open a file once and prepare it for `stopwatches metrics`. */
+export async function loadMetricsInput(path: string, opts: { format?: string; entry?: number }): Promise<MetricsInput> {
+  const o = await openResult(path);
+  return 'tables' in o ? metricsInputFromTables(path, o.tables, opts) : metricsInput(path, o.input, opts);
 }
-

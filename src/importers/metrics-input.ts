@@ -11,8 +11,9 @@ import type { BenchmarkRun } from '../tools/base/records.ts';
 import type { Agreement, Capability, ImportResult, Reported, RunEntry } from '../tools/base/result.ts';
 import { formatById } from '../tools/registry.ts';
 import { SIMULATOR_FORMAT } from '../tools/sim/reader.ts';
-import { importResult, parseFormat } from './index.ts';
+import { importResult, importTables, parseFormat } from './index.ts';
 import { textInput, type ResultInput } from '../tools/base/input.ts';
+import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 
 export interface MetricsInput {
   run: BenchmarkRun;
@@ -40,6 +41,16 @@ export function metricsInput(path: string, source: string | ResultInput, opts: {
     if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, input, err.message));
     throw err;
   }
+  return fromImport(res);
+}
+
+/** The same for a file stored as an SQLite database, from its tables. */
+export function metricsInputFromTables(path: string, tables: SqliteTables, opts: { format?: string; entry?: number }): MetricsInput {
+  const format = opts.format === undefined ? undefined : parseFormat(opts.format);
+  return fromImport(importTables(path, tables, { format, entry: opts.entry }));
+}
+
+function fromImport(res: ImportResult): MetricsInput {
   const lacks = [...res.lacks];
   // Without chunk times, the last token's time is known only where the reader kept it.
   if (lacks.includes('chunkTimes') && !lacks.includes('lastToken') && !res.run.records.some((r) => r.ok && r.lastTokenT != null)) lacks.push('lastToken');
