@@ -280,9 +280,9 @@ describe('claims and the spread over seeds', () => {
 
 describe('claim changes between two builds', () => {
   it('lists status changes first, then margins by size of move, then additions and removals', () => {
-    const mk = (id: string, status: 'holds' | 'fails', slack: number) => ({ id, section: 's', says: id, kind: 'k', status, slack, margin: '', numbers: [] });
-    const before = { claims: [mk('a', 'holds', 0.1), mk('b', 'holds', 0.5), mk('c', 'holds', 0.2), mk('gone', 'holds', 1)], summary: { checked: 4, hold: 4, contradicted: 0, fail: 0 } };
-    const after = { claims: [mk('a', 'holds', 0.15), mk('b', 'fails', -0.1), mk('c', 'holds', 0.9), mk('new', 'holds', 1)], summary: { checked: 4, hold: 3, contradicted: 0, fail: 1 } };
+    const mk = (id: string, status: 'holds' | 'fails', slack: number) => ({ id, section: 's', says: id, kind: 'k', basis: 'evidence' as const, status, slack, margin: '', numbers: [] });
+    const before = { claims: [mk('a', 'holds', 0.1), mk('b', 'holds', 0.5), mk('c', 'holds', 0.2), mk('gone', 'holds', 1)], summary: { checked: 4, hold: 4, evidence: 4, contradicted: 0, fail: 0 } };
+    const after = { claims: [mk('a', 'holds', 0.15), mk('b', 'fails', -0.1), mk('c', 'holds', 0.9), mk('new', 'holds', 1)], summary: { checked: 4, hold: 3, evidence: 3, contradicted: 0, fail: 1 } };
     expect(compareClaims(before, after).map((c) => `${c.id}:${c.change}`)).toEqual(['b:status', 'c:margin', 'a:margin', 'new:added', 'gone:removed']);
     expect(compareClaims(before, before)).toEqual([]);
     expect(claimChangesLine([])).toBe('claims: no checked sentence changed status or margin');

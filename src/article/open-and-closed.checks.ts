@@ -63,6 +63,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'oc-little-open',
+    basis: 'identity',
     says: 'The open twin’s time-averaged count in the system agrees with Little’s law on the same run.',
     check: within(oc(64, 'open.in_system'), oc(64, 'open.little_predicted'), 0.02),
   },

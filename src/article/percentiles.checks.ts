@@ -13,6 +13,7 @@ const EFFECTS = ['first_wave_x', 'omission_x', 'definitions_spread_x', 'metronom
 export const CHECKS: SectionChecks = [
   {
     id: 'os-max-bound-small-run',
+    basis: 'mathematics',
     says: 'A run of the small size has fewer requests than the maximum needs to bound the p99, and its maximum exceeds the p99 less often than the confidence asked for.',
     check: every([
       less('order-statistics.config.small_n', 'order-statistics.max_bounds_p99.min_n'),
@@ -21,16 +22,19 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'os-p999-needs-more',
+    basis: 'mathematics',
     says: 'The p99.9 needs more requests than the p99 before its largest sample bounds it.',
     check: greater('order-statistics.max_bounds_p999.min_n', 'order-statistics.max_bounds_p99.min_n'),
   },
   {
     id: 'os-coverage-close',
+    basis: 'mathematics',
     says: 'The interval’s coverage is close to the target (within 5%) but not equal to it.',
     check: every([within('order-statistics.p99_interval.n1000.coverage_pct', 'order-statistics.config.confidence_pct', 0.05), greater('order-statistics.p99_interval.n1000.coverage_pct', 'order-statistics.config.confidence_pct')]),
   },
   {
     id: 'os-mlperf-rises',
+    basis: 'mathematics',
     says: 'The queries MLPerf’s early stopping requires rise with the number of misses.',
     check: monotone(['over0', 'over1', 'over10', 'over50'].map((m) => `order-statistics.mlperf_early_stopping.${m}.queries`), 'rising'),
   },

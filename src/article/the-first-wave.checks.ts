@@ -13,6 +13,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'fw-share-above-hundredth',
+    basis: 'setting',
     says: 'The burst is more than the hundredth of the sample the p99 reads.',
     check: above('first-wave.slots64.wave_share_pct', 1),
   },
@@ -45,6 +46,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'rc-share-large',
+    basis: 'setting',
     says: 'With three or two requests per slot the burst is over a quarter of the sample, far more than the tail.',
     check: every([above('request-count.x3.wave_share_pct', 25), above('request-count.x2.wave_share_pct', 25)]),
   },
@@ -99,6 +101,7 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'mn-range-conventions',
+    basis: 'mathematics',
     says: 'The same range ratio reaches far lower and higher lengths under upstream vLLM than under InferenceX’s fork.',
     check: every([less('metronome.range.vllm_lo_tokens', 'metronome.range.inferencex_lo_tokens'), greater('metronome.range.vllm_hi_tokens', 'metronome.range.inferencex_hi_tokens')]),
   },

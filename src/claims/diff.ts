@@ -9,7 +9,7 @@
  * The report's one-line hook is `claimChangesLine(changes)`; the full list is
  * `changes` itself, JSON-ready:
  *
- *   { id, section, says, change: 'status' | 'margin' | 'added' | 'removed',
+ *   { id, section, says, basis, change: 'status' | 'margin' | 'added' | 'removed',
  *     before: { status, slack, margin, seeds } | null, after: { status, slack, margin, seeds } | null }
  */
 import { evaluateAll, seedsText, type ClaimResult, type ClaimsEvaluation, type NumberEntry } from './evaluate.ts';
@@ -27,6 +27,8 @@ export interface ClaimChange {
   id: string;
   section: string;
   says: string;
+  /** What the claim rests on; a claim not of `evidence` cannot fail on a change of the simulator. */
+  basis: ClaimResult['basis'];
   change: 'status' | 'margin' | 'added' | 'removed';
   before: ClaimState | null;
   after: ClaimState | null;
@@ -42,12 +44,12 @@ export function compareClaims(before: ClaimsEvaluation, after: ClaimsEvaluation)
   const out: ClaimChange[] = [];
   for (const c of after.claims) {
     const o = old.get(c.id);
-    const base = { id: c.id, section: c.section, says: c.says };
+    const base = { id: c.id, section: c.section, says: c.says, basis: c.basis };
     if (!o) out.push({ ...base, change: 'added', before: null, after: state(c) });
     else if (o.status !== c.status) out.push({ ...base, change: 'status', before: state(o), after: state(c) });
     else if (o.slack !== c.slack || seedsText(o) !== seedsText(c)) out.push({ ...base, change: 'margin', before: state(o), after: state(c) });
   }
-  for (const o of before.claims) if (!now.has(o.id)) out.push({ id: o.id, section: o.section, says: o.says, change: 'removed', before: state(o), after: null });
+  for (const o of before.claims) if (!now.has(o.id)) out.push({ id: o.id, section: o.section, says: o.says, basis: o.basis, change: 'removed', before: state(o), after: null });
   const move = (c: ClaimChange) => Math.abs((c.after?.slack ?? 0) - (c.before?.slack ?? 0));
   return out
     .map((c, i) => ({ c, i }))

@@ -138,7 +138,7 @@ export function evaluateClaim(c: CheckedClaim, section: string, all: Readonly<Re
   }
   const says = fillText(c.says, all);
   const article = c.contradicts ? fillText(c.contradicts.article, all) : null;
-  const base = { id: c.id, section, says: says.text, kind: c.check.kind, ...(article ? { article: article.text } : {}), ...(c.contradicts?.why ? { why: c.contradicts.why } : {}) };
+  const base = { id: c.id, section, says: says.text, kind: c.check.kind, basis: c.basis ?? ('evidence' as const), ...(article ? { article: article.text } : {}), ...(c.contradicts?.why ? { why: c.contradicts.why } : {}) };
   const missing = [...c.check.ids.filter((id) => !numbers[id] || typeof numbers[id].value !== 'number'), ...says.missing, ...(article?.missing ?? [])];
   const shown = c.check.ids.map((id) => ({ id, value: numbers[id] ? round(numbers[id].value) : null, unit: numbers[id]?.unit ?? '' }));
   if (missing.length) {
@@ -160,6 +160,7 @@ export function evaluateAll(sections: readonly { section: string; claims: readon
     summary: {
       checked: claims.length,
       hold: claims.filter((c) => c.status === 'holds').length,
+      evidence: claims.filter((c) => c.status === 'holds' && c.basis === 'evidence').length,
       contradicted: claims.filter((c) => c.status === 'contradicted').length,
       fail: claims.filter((c) => c.status === 'fails' || c.status === 'stale').length,
     },

@@ -62,7 +62,7 @@ export async function siteContext(root: string): Promise<import('../pipeline/dif
   // The seed verdict ("holds in k of n seeds") goes with the margin, so the report shows it wherever it shows a claim.
   const state = (c: { status: string; margin: string; seeds: string } | null) => (c ? { status: c.status, margin: `${c.margin}${c.seeds ? `; ${c.seeds}` : ''}` } : null);
   const claimChanges = (base: Side, cur: Side) =>
-    claimChangesFromNumbers(ARTICLE_CHECKS, base.numbers, cur.numbers).map((c) => ({ id: c.id, claim: c.says, change: c.change, old: state(c.before), new: state(c.after) }));
+    claimChangesFromNumbers(ARTICLE_CHECKS, base.numbers, cur.numbers).map((c) => ({ id: c.id, claim: c.says, basis: c.basis, change: c.change, old: state(c.before), new: state(c.after) }));
   return { published, farOff: FAR_OFF, toUnit, cited: citedNumbers(root), claimChanges };
 }
 

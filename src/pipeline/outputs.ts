@@ -211,12 +211,17 @@ export interface SeedVerdict {
   byMedian?: true;
 }
 
+/** What a claim rests on: simulated results (`evidence`), or what no change of the simulator can move (src/claims/types.ts). */
+export type ClaimBasis = 'evidence' | 'setting' | 'identity' | 'mathematics';
+export const CLAIM_BASES = ['evidence', 'setting', 'identity', 'mathematics'] as const;
+
 /** One claim of claims.json. */
 export interface ClaimResult {
   id: string;
   section: string;
   says: string;
   kind: string;
+  basis: ClaimBasis;
   status: ClaimStatus;
   /** Signed distance to flipping, in the claim's terms (null when a number is missing or infinite). */
   slack: number | null;
@@ -232,7 +237,8 @@ export interface ClaimResult {
 /** The claims evaluated on one set of numbers. */
 export interface ClaimsEvaluation {
   claims: ClaimResult[];
-  summary: { checked: number; hold: number; contradicted: number; fail: number };
+  /** `evidence`: the claims about simulated results that hold (those of another basis are in `checked` and `hold` but not here). */
+  summary: { checked: number; hold: number; evidence: number; contradicted: number; fail: number };
 }
 
 /** claims.json: the evaluation and the sha256 of the numbers.json it was made on, so a reader can refuse a stale one. */
@@ -340,6 +346,7 @@ const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
       section: z.string(),
       says: z.string(),
       kind: z.string(),
+      basis: z.enum(CLAIM_BASES),
       status: z.enum(['holds', 'fails', 'contradicted', 'stale']),
       slack: claimStateNumber,
       margin: z.string(),
@@ -356,7 +363,7 @@ const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
       why: z.string().optional(),
     }),
   ),
-  summary: z.strictObject({ checked: z.number().int(), hold: z.number().int(), contradicted: z.number().int(), fail: z.number().int() }),
+  summary: z.strictObject({ checked: z.number().int(), hold: z.number().int(), evidence: z.number().int(), contradicted: z.number().int(), fail: z.number().int() }),
 });
 
 /** The output files a reader can ask for by kind, with their schemas. */

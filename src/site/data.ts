@@ -79,7 +79,7 @@ export function loadClaims(): ClaimsFile {
 
 /** Claims when claims.json exists, else none (for the page that reports what is missing rather than fail, as loadNumbersIfAny). */
 export function loadClaimsIfAny(): ClaimsFile {
-  return existsSync(paths().claims) ? loadClaims() : { numbersSha256: '', claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } };
+  return existsSync(paths().claims) ? loadClaims() : { numbersSha256: '', claims: [], summary: { checked: 0, hold: 0, evidence: 0, contradicted: 0, fail: 0 } };
 }
 
 /** One checked claim of claims.json; a SiteDataError naming the page when no section declares it. */

@@ -81,11 +81,12 @@ function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited:
   return [head, ...shown.map(line), '', ...leftOut(shown.length, rows.length)];
 }
 
-function claimLine(c: ClaimChange): string {
+export function claimLine(c: ClaimChange): string {
   const was = c.old?.status ?? 'absent';
   const now = c.new?.status ?? 'removed';
   const margin = c.new?.margin ?? c.old?.margin ?? '';
-  return `- ${code(c.id)} ${was} → **${now}**: “${cut(c.claim)}”${margin ? ` (${cut(margin)})` : ''}`;
+  const basis = c.basis && c.basis !== 'evidence' ? ` [${c.basis}: not evidence]` : '';
+  return `- ${code(c.id)}${basis} ${was} → **${now}**: “${cut(c.claim)}”${margin ? ` (${cut(margin)})` : ''}`;
 }
 
 /** The heading: the verdict when the build's outcome is known, then what changed, with the counts used below. */

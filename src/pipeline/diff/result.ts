@@ -18,6 +18,8 @@ import type { InputChange, WhyMap } from './why.ts';
 export interface ClaimChange {
   id: string;
   claim: string;
+  /** What the claim rests on (`evidence`, or a setting, identity or mathematics that no simulator change can move). */
+  basis?: string;
   /** `status`: it flipped (holds → fails, …); `margin`: same status, another margin; or added, removed. */
   change: 'status' | 'margin' | 'added' | 'removed';
   /** Status (e.g. `holds`, `fails`) and margin on each side, null when the claim is absent there. */
