@@ -51,3 +51,17 @@ export function sortedValues(values: ArrayLike<number>): Float64Array {
   }
   return s;
 }
+
+const memo = new WeakMap<Float64Array, Map<string, unknown>>();
+
+/**
+ * What `compute` gives for a series, computed once per series and key (its
+ * statistics in one unit, say); for any other array, computed afresh.
+ */
+export function oncePerSeries<T>(values: ArrayLike<number>, key: string, compute: () => T): T {
+  if (!(values instanceof Float64Array) || !sortedOf.has(values)) return compute();
+  let m = memo.get(values);
+  if (!m) memo.set(values, (m = new Map()));
+  if (!m.has(key)) m.set(key, compute());
+  return m.get(key) as T;
+}
