@@ -1,8 +1,9 @@
-import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { fsErrorLine, UserError } from '../errors.ts';
 import { writeFileAtomicSync } from '../fs/atomic.ts';
+import { readBoundedText } from '../fs/read.ts';
 import { formatInteger } from '../format/text.ts';
 import { numberOption } from './options.ts';
 
@@ -43,9 +44,12 @@ export function register(program: Command): void {
 
       let text: string;
       try {
-        text = readFileSync(file, 'utf8');
+        // a pipe or device is read up to the limit, never to its end
+        text = readBoundedText(file, MAX_CASE_BYTES, 'the case file');
       } catch (err) {
-        throw new UserError(`${file}: ${readProblem(err)}`);
+        const cause = (err as { cause?: unknown }).cause;
+        if (err instanceof UserError && cause === undefined) throw err; // above the limit
+        throw new UserError(`${file}: ${readProblem(cause ?? err)}`);
       }
       let json: unknown;
       try {
@@ -116,6 +120,9 @@ export function register(program: Command): void {
       else for (const piece of buffered(chunks)) process.stdout.write(piece);
     });
 }
+
+/** The largest case file read (2×10^7 requests' lengths fit in about 200 MB). */
+const MAX_CASE_BYTES = 256 * 2 ** 20;
 
 /** Token times the engine can index (its per-request offsets are an Int32Array). */
 const MAX_TOKEN_RECORDS = 2 ** 31 - 1;
