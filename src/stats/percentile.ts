@@ -18,9 +18,13 @@ const RADIX_MIN = 2048;
  * input with NaN falls back to the engine's sort.
  */
 export function sortAsc(values: Numbers): Float64Array {
-  const out = Float64Array.from(values as ArrayLike<number>);
-  if (out.length < RADIX_MIN || !(sortFewDistinctInPlace(out) || radixSortInPlace(out))) out.sort();
-  return out;
+  return sortInPlace(Float64Array.from(values as ArrayLike<number>));
+}
+
+/** Sorts `a` itself, in the order of {@link sortAsc}, and returns it. */
+export function sortInPlace(a: Float64Array): Float64Array {
+  if (a.length < RADIX_MIN || !(sortFewDistinctInPlace(a) || radixSortInPlace(a))) a.sort();
+  return a;
 }
 
 /**
@@ -93,18 +97,19 @@ function sortFewDistinctInPlace(a: Float64Array): boolean {
  */
 function radixSortInPlace(a: Float64Array): boolean {
   const n = a.length;
+  for (let i = 0; i < n; i++) if (a[i] !== a[i]) return false;
   const words = new Uint32Array(a.buffer, a.byteOffset, n * 2); // little-endian: [lo, hi] per value
-  const keys = new Uint32Array(n * 2);
+  // the keys overwrite the values in place (one buffer less: a run's pooled gaps are tens of millions)
+  const keys = words;
   for (let i = 0; i < n; i++) {
-    if (a[i] !== a[i]) return false;
     const lo = words[2 * i];
     const hi = words[2 * i + 1];
     const neg = hi >>> 31;
     keys[2 * i] = neg ? ~lo >>> 0 : lo;
     keys[2 * i + 1] = neg ? ~hi >>> 0 : (hi | 0x80000000) >>> 0;
   }
-  let src = keys;
-  let dst = new Uint32Array(n * 2);
+  let src: Uint32Array = keys;
+  let dst: Uint32Array = new Uint32Array(n * 2);
   const count = new Uint32Array(65536);
   for (let pass = 0; pass < 4; pass++) {
     const word = pass >> 1;

@@ -70,7 +70,7 @@ interface Raw {
   ok: boolean;
   ttft: number | null;
   latency: number | null;
-  icl: number[] | null;
+  icl: Float64Array | null;
   isl: number | null;
   osl: number | null;
 }
@@ -85,7 +85,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
   }
 
   /** A time metric in seconds, converted by its stated unit; null when absent. */
-  const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | number[] | null => {
+  const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | Float64Array | null => {
     const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
     const m = metrics[tag];
     if (m === undefined || m === null) return null;
@@ -103,7 +103,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     };
     if (Array.isArray(o.value)) {
       const gaps = o.value;
-      const out = new Array<number>(gaps.length);
+      const out = new Float64Array(gaps.length); // kept until the origin is known: compact
       for (let k = 0; k < gaps.length; k++) out[k] = checked(gaps[k], k);
       return out;
     }
@@ -168,7 +168,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
         o.n++;
       }
     }
-    kept.push({ line, start, credit: ns.credit_issued_ns, end: ns.request_end_ns, ok, ttft, latency, icl: Array.isArray(icl) ? icl : null, isl, osl });
+    kept.push({ line, start, credit: ns.credit_issued_ns, end: ns.request_end_ns, ok, ttft, latency, icl: icl instanceof Float64Array ? icl : null, isl, osl });
   }
   if (lines === 0) fail(file, 'is empty');
   for (const [p, c] of phases) if (p !== 'profiling') notes.push(`${c} record(s) of phase "${p}" dropped (only "profiling" records are measured)`);
