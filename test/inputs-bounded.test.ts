@@ -88,3 +88,59 @@ describe('files cut off or incomplete', () => {
     expect(line).not.toMatch(/Unexpected token 'I'|Infinity/);
   });
 });
+
+describe('files whose times or fields cannot be trusted', () => {
+  const golden = join(ROOT, 'test', 'fixtures', 'golden');
+  /** A simulator result of a golden case, with every token time (`simulate --tokens`). */
+  function simResult(): { requests: Record<string, number[] | number[][]> } {
+    const r = spawnSync(process.execPath, ['bin/stopwatches.mjs', 'simulate', join(golden, 'closed_fixed.json'), '--tokens'], { cwd: ROOT, maxBuffer: 1 << 28 });
+    expect(r.status, r.stderr.toString()).toBe(0);
+    return JSON.parse(r.stdout.toString());
+  }
+  it('metrics on a simulator result refuses a first_t that is not the first token time', async () => {
+    const res = simResult();
+    (res.requests.first_t as number[])[3] += 0.5;
+    const f = join(dir, 'sim-first.json');
+    writeFileSync(f, JSON.stringify(res));
+    expect(await refusal(['metrics', f])).toMatch(/requests\.first_t\[3\] = [\d.]+ but token_times\[3\]\[0\] = [\d.]+: first_t is the first token's time/);
+  });
+  it('metrics on a simulator result refuses an osl smaller than the token times', async () => {
+    const res = simResult();
+    res.requests.osl = (res.requests.token_times as number[][]).map((t, i) => (i === 2 ? t.length - 5 : t.length));
+    const f = join(dir, 'sim-osl.json');
+    writeFileSync(f, JSON.stringify(res));
+    expect(await refusal(['metrics', f])).toMatch(/requests\.osl\[2\] = \d+ is smaller than the \d+ token times of request 2/);
+  });
+  it('times of 1e17 s are refused where they lose precision: simulate and metrics', async () => {
+    const c = JSON.parse(readFileSync(join(golden, 'open_poisson.json'), 'utf8'));
+    c.client.times = c.client.times.map((t: number) => t + 1e17);
+    const f = join(dir, 'shifted.json');
+    writeFileSync(f, JSON.stringify(c));
+    expect(await refusal(['simulate', f])).toMatch(/client\.times\[0\] is [\d.e+]+ s; times beyond 1e10 s keep less than microsecond resolution/);
+    const v = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'results', 'vllm-bench-serve.json'), 'utf8'));
+    v.start_times = v.start_times.map((t: number) => t + 1e17);
+    const g = join(dir, 'vllm-shifted.json');
+    writeFileSync(g, JSON.stringify(v));
+    expect(await refusal(['metrics', g])).toMatch(/start_times\[0\] = [\d.e+]+ s: beyond 1e10 s a time keeps less than microsecond resolution/);
+  });
+});
+
+describe('text from a file reaches the terminal without control characters', () => {
+  it('an escape sequence in a real detail log’s loadgen_version is not printed', async () => {
+    const text = readFileSync(join(REAL, 'mlperf', 'scc24-server-demo_mlperf_log_detail.txt'), 'utf8');
+    const evil = text.replace(/("key": "loadgen_version", "value": ")([^"]*)"/, '$1\\u001b]0;pwned\\u0007$2"');
+    expect(evil).not.toBe(text);
+    const f = join(dir, 'evil_mlperf_log_detail.txt');
+    writeFileSync(f, evil);
+    const r = await runCli(['metrics', f]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(']0;pwned');
+    expect(r.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    // and in an error line
+    const cut = join(dir, 'evil_mlperf_log_summary.txt');
+    writeFileSync(cut, readFileSync(join(REAL, 'mlperf', 'scc24-server-demo_mlperf_log_summary.txt'), 'utf8').trimEnd() + '\nName\u001b[31m : 12');
+    const line = await refusal(['metrics', cut]);
+    expect(line).toContain('Name[31m : 12');
+    expect(line).not.toContain('\u001b');
+  });
+});

@@ -117,6 +117,8 @@ class Reader {
       const p = `${path}[${i}]`;
       if (typeof x !== 'number' || !Number.isFinite(x)) this.fail(p, `is ${describe(x)}; it must be a time in seconds`);
       if (x < 0) this.fail(p, `is ${x}; arrival times must be ≥ 0`);
+      // beyond this a double keeps less than microsecond resolution: the run's latencies would round to nothing
+      if (x > 1e10) this.fail(p, `is ${x} s; times beyond 1e10 s keep less than microsecond resolution (a double holds about 16 digits), so latencies would be wrong: shift the arrivals to start near 0`);
       if (i > 0 && x < out[i - 1]) {
         this.fail(p, `is ${x}, before ${path}[${i - 1}] = ${out[i - 1]}; arrival times must be non-decreasing (sort them)`);
       }
