@@ -43,14 +43,20 @@ export function register(program: Command): void {
     .command('metrics')
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
     .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or a benchmark tool\u2019s results (see --format)')
+    .argument('[out]', 'with --to: the file to write (.yaml, .yml or .json)')
     .option('--format <name>', `${formatIds()} (default: detected)`)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
+    .addHelpText('after', () => `\nFormats read (--format; by default the content tells):\n${FORMATS.map((f) => `  ${f.id}: ${f.description}`).join('\n')}\n`)
+    .option('--to <format>', 'write the recomputation to OUT instead of printing it: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)')
     .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
     .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', numberOption('--llmperf-extra-messages', { min: 0, max: 8, integer: true }))
     .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', numberOption('--ttft-deadline', { min: 0, max: 600, above: true }))
     .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', numberOption('--tbt-deadline', { min: 0, max: 60, above: true }))
-    .action(async (file: string, opts: { format?: string; entry?: number; json?: boolean; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+    .action(async (file: string, target: string | undefined, opts: { format?: string; entry?: number; json?: boolean; to?: string; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+      if (opts.to !== undefined && opts.to !== 'br-v0.2.1') throw new UserError(`unknown --to ${JSON.stringify(opts.to)}; supported: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)`);
+      if (opts.to !== undefined && target === undefined) throw new UserError('--to br-v0.2.1 needs the file to write: stopwatches metrics FILE --to br-v0.2.1 OUT.yaml');
+      if (opts.to === undefined && target !== undefined) throw new UserError(`${target}: a second file is only taken with --to br-v0.2.1 (write an llm-d benchmark report there)`);
       const { loadMetricsInput } = await import('../importers/load.ts');
       const { markUnsupported } = await import('../importers/metrics-input.ts');
       const { metricsReport, formatGrouped } = await import('../metrics/report.ts');
@@ -69,6 +75,11 @@ export function register(program: Command): void {
         guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
       }), input);
       const ok = run.records.filter((r) => r.ok).length;
+      if (opts.to !== undefined && target !== undefined) {
+        const { writeBenchmarkReport } = await import('./metrics-to.ts');
+        process.stdout.write(writeBenchmarkReport(file, target, input) + '\n');
+        return;
+      }
       if (opts.json) {
         const { format, version, missing, notes, reported, failures, agreement, runs, completed } = input;
         process.stdout.write(JSON.stringify({ source: run.source, format, version, requests: run.records.length, successful: ok, ...(completed ? { completed } : {}), failures, missing, notes, reported, agreement, ...(runs ? { runs } : {}), rows }, null, 1) + '\n');
