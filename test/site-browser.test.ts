@@ -242,6 +242,15 @@ describe.skipIf(!built)('site in a browser', () => {
     return l;
   }
   const phone = new Map<string, Layout>();
+  async function browserPage<T>(name: string, f: (p: Page) => Promise<T>): Promise<T> {
+    const p = await browser.newPage();
+    await p.goto(`${origin}${PREFIX}${name}`);
+    try {
+      return await f(p);
+    } finally {
+      await p.close();
+    }
+  }
   const details = new Map<string, { before: number; after: number; total: number }>();
 
   beforeAll(async () => {
@@ -369,6 +378,29 @@ describe.skipIf(!built)('site in a browser', () => {
     }
     expect(rows.length).toBeGreaterThan(0);
     expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('summarizes Table 3 on the article with a link, and filters the dossier page by grade and topic', async () => {
+    const summary = await browserPage(`index.html`, (p) => p.$$eval('table[data-table="dossier-summary"] tbody th a', (as) => as.map((a) => (a as HTMLAnchorElement).href)));
+    expect(summary.length).toBeGreaterThan(1);
+    expect(info.get('index.html')!.text).not.toMatch(/\bTable 3\. Confidence dossier\n/);
+    const topic = new URL(summary[0]!).searchParams.get('topic')!;
+    const p = await browser.newPage();
+    await p.goto(summary[0]!);
+    const rows = () => p.$$eval('table[data-table="dossier"] tbody tr', (trs) => trs.map((t) => ({ topic: t.getAttribute('data-topic'), grade: t.getAttribute('data-grade'), shown: !(t as HTMLElement).hidden })));
+    const byTopic = await rows();
+    expect(byTopic.filter((r) => r.shown).length).toBeGreaterThan(0);
+    expect(byTopic.every((r) => r.shown === (r.topic === topic))).toBe(true);
+    await p.selectOption('form.dossier-filter select', '');
+    await p.uncheck('form.dossier-filter input[value="A"]');
+    const byGrade = await rows();
+    expect(byGrade.every((r) => r.shown === (r.grade !== 'A'))).toBe(true);
+    expect(await p.$eval('form.dossier-filter output', (o) => o.textContent)).toBe(`${byGrade.filter((r) => r.shown).length} of ${byGrade.length} claims shown`);
+    await p.close();
+  });
+
+  it('names the commit it was built from, and no clock time', () => {
+    for (const [name, v] of info) expect(v.text, name).toMatch(/Built from commit [0-9a-f]{12}/);
   });
 
   it('has no broken internal link (files and #fragments) and no absolute link', () => {
