@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.ts';
 import type { ImportOptions, ImportResult } from '../tools/base/result.ts';
 import { importResult } from './index.ts';
-import { metricsInput, type MetricsInput } from './metrics-input.ts';
+import { importText, metricsInput, type MetricsInput } from './metrics-input.ts';
 
 /** A file's text, or one line saying why it cannot be read. */
 export function readResultText(path: string): string {
@@ -27,4 +27,9 @@ export async function importResultFile(path: string, opts: ImportOptions = {}): 
 /** Read a file once and prepare it for `stopwatches metrics`. */
 export function loadMetricsInput(path: string, opts: { format?: string; entry?: number }): MetricsInput {
   return metricsInput(path, readResultText(path), opts);
+}
+
+/** Read a file once and import it (the reader's whole result, e.g. for `stopwatches audit`). */
+export function loadImported(path: string, opts: { format?: string; entry?: number }): ImportResult {
+  return importText(path, readResultText(path), opts);
 }

@@ -28,15 +28,19 @@ export interface MetricsInput {
   runs?: RunEntry[];
 }
 
-export function metricsInput(path: string, text: string, opts: { format?: string; entry?: number }): MetricsInput {
+/** A file's text through the registry, as every command reads it: --format checked, an unrecognised file named clearly. */
+export function importText(path: string, text: string, opts: { format?: string; entry?: number }): ImportResult {
   const format = opts.format === undefined ? undefined : parseFormat(opts.format);
-  let res: ImportResult;
   try {
-    res = importResult(path, text, { format, entry: opts.entry });
+    return importResult(path, text, { format, entry: opts.entry });
   } catch (err) {
     if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, text, err.message));
     throw err;
   }
+}
+
+export function metricsInput(path: string, text: string, opts: { format?: string; entry?: number }): MetricsInput {
+  const res = importText(path, text, opts);
   const lacks = [...res.lacks];
   // Without chunk times, the last token's time is known only where the reader kept it.
   if (lacks.includes('chunkTimes') && !lacks.includes('lastToken') && !res.run.records.some((r) => r.ok && r.lastTokenT != null)) lacks.push('lastToken');
