@@ -12,7 +12,7 @@
 import { UserError } from '../errors.ts';
 import type { Agreement, ImportOptions, Imported, ImportResult } from '../tools/base/result.ts';
 import { noSuccessMessage } from '../tools/base/reading.ts';
-import { FORMATS, formatById } from '../tools/registry.ts';
+import { FORMATS, formatById, TOOLS } from '../tools/registry.ts';
 import { formatFromName, nameOf, recognition, sniffText } from './detect.ts';
 
 export { detectFormat } from './detect.ts';
@@ -66,4 +66,18 @@ export function importResult(path: string, text: string, opts: ImportOptions = {
 /** Help text for --format. */
 export function formatHelp(): string {
   return FORMATS.map((f) => `${f.id}: ${f.description}`).join('; ');
+}
+
+/**
+ * The README's table of formats and versions, made from the descriptors (so
+ * it cannot drift from what is read): one row per format, the tool's
+ * versions on its first format's row. test/formats-doc.test.ts compares it
+ * with the README and with `stopwatches metrics --help`.
+ */
+export function formatTable(): string {
+  const rows = ['| `--format` | tool | files | versions whose files or definitions differ |', '| --- | --- | --- | --- |'];
+  for (const t of TOOLS) {
+    t.formats.forEach((f, i) => rows.push(`| \`${f.id}\` | ${i === 0 ? t.name : ''} | ${f.description} | ${i === 0 ? t.versions.join('; ') : '(as above)'} |`));
+  }
+  return rows.join('\n') + '\n';
 }
