@@ -160,7 +160,7 @@ export function runData(file: string, format: string, imported: Imported): RunDa
 export const DEFAULT_TTFT = [0.5, 0.9, 0.99];
 
 /** Keys under which the tools print how many requests succeeded. */
-const COUNT_KEYS = ['completed', 'request_count.avg', 'results_num_completed_requests', 'result_query_count', 'num_completed_requests', 'successes.count'];
+const COUNT_KEYS = ['completed', 'request_count.avg', 'results_num_completed_requests', 'result_query_count', 'num_completed_requests', 'successes.count', 'num_requests_successful', 'total_requests_completed'];
 
 function countFromReported(imported: Imported): number | null {
   for (const k of COUNT_KEYS) {

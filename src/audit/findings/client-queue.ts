@@ -33,7 +33,7 @@ export function clientQueue(d: RunData): Finding {
     if (cap !== null && rate !== null) {
       return unknown(id, `the run had a cap of ${cap} in flight and a rate of ${formatMessage(rate)} req/s, but the file keeps no due times: the printed latency starts after the cap and cannot see any wait before it`, settings);
     }
-    if (!d.perRequest) return unknown(id, 'aggregates only: no due or send times, so a client-side wait cannot be seen', settings);
+    if (!d.perRequest) return fromAggregates(d, settings);
     if (rate !== null && cap === null) return { id, verdict: 'ok', message: `an open loop at ${formatMessage(rate)} req/s with no client cap: each request left at its scheduled time`, numbers: settings };
     if (rate === null && cap !== null) return { id, verdict: 'ok', message: `a cap of ${cap} in flight and no request rate: a closed loop, with no schedule to fall behind`, numbers: settings };
     return unknown(id, 'the file names neither a rate nor a cap and keeps no due times: whether requests waited in the client cannot be told', settings);
@@ -80,4 +80,33 @@ export function clientQueue(d: RunData): Finding {
     return { id, verdict: 'warn', message: `${pctText(waited / n)} of requests waited in the client (mean ${formatMs(meanWait)} ms, up to ${formatMs(waitSorted[n - 1])} ms) before the printed clock started: ${moved.join('; ')}`, numbers };
   }
   return { id, verdict: 'ok', message: `sends kept to the schedule: the wait before the printed clock (mean ${formatMs(meanWait)} ms) moves no printed ${what} percentile out of its 95% interval`, numbers };
+}
+
+/** The two-sided 95% normal quantile (the noise of a count of k is about √k). */
+const Z_95 = 1.96;
+
+/**
+ * Aggregates only: a load generator that printed its requested and achieved
+ * rates (inference-perf's load_summary) shows whether it kept its schedule;
+ * the achieved rate falls short when it is lower than the requested one by
+ * more than the count's own noise (Z_95 ÷ √requests), and the printed
+ * schedule delay is the wait the latency does not include.
+ */
+function fromAggregates(d: RunData, settings: Record<string, AuditNumber>): Finding {
+  const id = 'client-queue';
+  const rep = d.imported.reported;
+  const requested = rep['load_summary.requested_rate']?.value;
+  const achieved = rep['load_summary.achieved_rate']?.value;
+  const delay = rep['load_summary.schedule_delay.mean']?.value;
+  const count = rep['load_summary.count']?.value ?? d.completed;
+  if (requested === undefined || achieved === undefined || !count) return unknown(id, 'aggregates only: no due or send times, so a client-side wait cannot be seen', settings);
+  const numbers: Record<string, AuditNumber> = { ...settings, requested_rate: { value: requested, unit: '1/s' }, achieved_rate: { value: achieved, unit: '1/s', n: count } };
+  if (delay !== undefined) numbers.schedule_delay_mean = { value: delay, unit: 's', n: count };
+  const short = 1 - achieved / requested;
+  const noise = Z_95 / Math.sqrt(count);
+  numbers.shortfall = { value: short, unit: '1' };
+  numbers.shortfall_threshold = { value: noise, unit: '1', note: 'Z_95 ÷ √requests' };
+  const delayText = delay !== undefined ? `; requests left ${formatMs(delay)} ms after their scheduled time on average, a wait no printed latency includes` : '';
+  if (short > noise) return { id, verdict: 'warn', message: `the load generator fell behind its schedule: ${formatMessage(achieved)} req/s achieved of ${formatMessage(requested)} requested (${pctText(short)} short)${delayText}`, numbers };
+  return { id, verdict: 'ok', message: `the load generator kept its schedule: ${formatMessage(achieved)} req/s achieved of ${formatMessage(requested)} requested`, numbers };
 }

@@ -14,8 +14,8 @@ import type { AuditNumber, Finding } from '../types.ts';
 import { count, formatMessage, pctText, unknown } from './common.ts';
 
 /** Keys of the tools' own request rate, mean end-to-end latency (s after import) and measured concurrency. */
-const RATE_KEYS = ['request_throughput', 'request_throughput.avg'];
-const LATENCY_KEYS = ['mean_e2el_ms', 'mean_latency_ms', 'mean_e2e_latency_ms', 'request_latency.avg', 'results_end_to_end_latency_s_mean'];
+const RATE_KEYS = ['request_throughput', 'request_throughput.avg', 'successes.throughput.requests_per_sec', 'mean_qps'];
+const LATENCY_KEYS = ['mean_e2el_ms', 'mean_latency_ms', 'mean_e2e_latency_ms', 'request_latency.avg', 'results_end_to_end_latency_s_mean', 'successes.latency.request_latency.mean', 'mean_e2el'];
 
 function pick(d: RunData, keys: string[]): number | null {
   for (const k of keys) {

@@ -15,6 +15,9 @@ import { formatMessage, pctText, unknown } from './common.ts';
 /** Two counts of the same tokens agree when within 1%: the agreement check's threshold (`stopwatches metrics`). */
 export const TOKEN_COUNT_TOLERANCE = 0.01;
 
+/** Formats whose printed token totals are the server's usage counts (vLLM and SGLang bench clients read the usage field). */
+const SERVER_COUNTED: readonly string[] = ['vllm', 'sglang'];
+
 function reported(d: RunData, key: string): number | null {
   const v = d.imported.reported[key];
   return v && Number.isFinite(v.value) ? v.value : null;
@@ -48,12 +51,14 @@ export function tokens(d: RunData): Finding {
     const included = osl !== null && visible !== null && osl > visible * (1 + TOKEN_COUNT_TOLERANCE);
     return { id, verdict: 'warn', message: `the run produced reasoning tokens${included ? ` and counts them as output (${formatMessage(osl!)} per request, of which ${formatMessage(visible!)} visible)` : ''}: its tokens/s ${included ? 'include' : 'may include'} tokens the user never sees`, numbers };
   }
-  if (d.format === 'aiperf' && lacks.includes('serverTokenCounts')) {
+  if (d.format.startsWith('aiperf') && (lacks.includes('serverTokenCounts') || !d.perRequest)) {
     return { id, verdict: 'warn', message: 'output tokens are AIPerf’s own count (a client tokenizer unless the run used --use-server-token-count): the file does not say which, so its tokens/s may not be the server’s tokens', numbers };
   }
   const printsTokens = Object.values(d.imported.reported).some((v) => v.unit === 'tokens' || v.unit === 'tokens/s');
   if (d.perRequest ? lacks.includes('outputTokens') : !printsTokens) return unknown(id, 'the file keeps no output token counts', numbers);
   if (d.format === 'stopwatches') return { id, verdict: 'ok', message: 'the simulator counts the tokens it served: one unit throughout', numbers };
+  if (d.format.startsWith('mlperf')) return { id, verdict: 'ok', message: 'token counts are the ones the system under test reported to LoadGen for each query', numbers };
+  if (!d.perRequest && !SERVER_COUNTED.includes(d.format)) return unknown(id, 'the file prints token totals but not whose tokenizer counted them', numbers);
   const sourceWords = lacks.includes('serverTokenCounts') ? 'the client’s count' : 'the server’s usage counts';
   return { id, verdict: 'ok', message: `output tokens are ${sourceWords}; no reasoning tokens recorded`, numbers };
 }
