@@ -2,7 +2,8 @@
  * `stopwatches audit FILE… [--format F] [--entry N] [--json]`: the paper's
  * pitfalls judged on the user's own result files (src/audit/). Each file is
  * read once and recognised once, as `stopwatches metrics` reads it; a file
- * holding several runs is audited run by run. The exit status is 0 whatever
+ * holding several runs is audited run by run (each entry read again: the
+ * file is streamed, not held). The exit status is 0 whatever
  * the audit finds; a file that cannot be read is one line and status 2.
  */
 import type { Command } from 'commander';
@@ -32,17 +33,15 @@ export function register(program: Command): void {
     .option('--json', 'print the findings and clauses as JSON')
     .addHelpText('after', HELP_AFTER)
     .action(async (files: string[], opts: { format?: string; entry?: number; json?: boolean }) => {
-      const { readResultText } = await import('../importers/load.ts');
-      const { importText } = await import('../importers/metrics-input.ts');
+      const { loadImported } = await import('../importers/load.ts');
       const { auditRun, formatAudit } = await import('../audit/index.ts');
       const reports = [];
       for (const file of files) {
-        const text = readResultText(file);
-        const res = importText(file, text, opts);
+        const res = await loadImported(file, opts);
         if (res.runs && opts.entry === undefined) {
           for (const r of res.runs) {
             if (r.unreadable) continue;
-            const one = importText(file, text, { format: opts.format, entry: r.index });
+            const one = await loadImported(file, { format: opts.format, entry: r.index });
             reports.push(auditRun(`${file} [--entry ${r.index}]`, one.format, one));
           }
         } else {

@@ -63,7 +63,7 @@ export function register(program: Command): void {
       if ((opts.ttftDeadline === undefined) !== (opts.tbtDeadline === undefined)) {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
-      const input = loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry });
       const run = input.run;
       // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
       const llmperfFile = input.format === 'llmperf';
