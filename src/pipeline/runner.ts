@@ -13,7 +13,7 @@
  * output writes, cache writes, the job runner), so tests drive the whole
  * pipeline in temp directories with failures injected where they want them.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,6 +25,7 @@ import { JobCache, jobKey, type EntryHeader, type JobManifest, type Lookup, type
 import { describeRemote, pullFromRemote, type RemoteCache, type RemoteStats } from './remote/cache.ts';
 import { describeShare, shareOf, type Shard, type ShardReport } from './shard.ts';
 import { removeTempFiles, sweepOrphanTemps, writeFileAtomic } from '../fs/atomic.ts';
+import { walkFiles } from '../fs/walk.ts';
 import { describeFsError, toPosix } from './fsutil.ts';
 import { decodeResult } from './codec.ts';
 import { sha256, sha256File } from '../fs/hash.ts';
@@ -409,10 +410,9 @@ export function dependencyOrder(defs: Pick<ExperimentDefinition, 'id' | 'needs'>
 function hashInputs(root: string, id: string, inputs: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   const add = (abs: string) => {
-    const st = statSync(abs);
-    if (st.isDirectory()) {
-      for (const name of (readdirSync(abs) as string[]).sort()) add(join(abs, name));
-    } else out[toPosix(relative(root, abs))] = sha256File(abs);
+    // A declared folder is walked without following links (a loop would never end).
+    if (statSync(abs).isDirectory()) for (const name of walkFiles(abs)) out[toPosix(relative(root, join(abs, name)))] = sha256File(join(abs, name));
+    else out[toPosix(relative(root, abs))] = sha256File(abs);
   };
   for (const input of inputs) {
     const abs = resolve(root, input);

@@ -64,6 +64,11 @@ function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited:
   return [head, ...shown.map(line), '', ...leftOut(shown.length, rows.length)];
 }
 
+/** Appends one line at a time: `push(...lines)` passes every line as an argument and overflows the stack at about 100,000. */
+function append(out: string[], lines: readonly string[]): void {
+  for (const l of lines) out.push(l);
+}
+
 function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   const out: string[] = [COMMENT_MARKER];
   const changedFigures = r.figures.filter(figureChanged);
@@ -86,7 +91,7 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   if (exact.length) flags.push(`${plural(exact.length, 'number')} exact by construction (settings, closed-form values) changed: a setting, constant or formula moved, never noise`);
   const renderOnly = r.figures.filter((f) => f.renderOnly);
   if (renderOnly.length) flags.push(`${plural(renderOnly.length, 'figure')} rendered to different pixels from an identical SVG (fonts or librsvg of this machine): not counted as changed`);
-  if (flags.length) out.push(...flags.map((f) => `> ${f}  `), '');
+  if (flags.length) append(out, [...flags.map((f) => `> ${f}  `), '']);
 
   if (r.claims.length) {
     out.push('#### Claims whose check changed', '', '| claim | was | now |', '|---|---|---|');
@@ -104,7 +109,7 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
     }
     const entries = [...groups];
     for (const [why, ids] of entries.slice(0, caps.why)) out.push(`- **${ids.join(', ')}**: ${why}`);
-    out.push('', ...leftOut(Math.min(caps.why, entries.length), entries.length));
+    append(out, ['', ...leftOut(Math.min(caps.why, entries.length), entries.length)]);
   }
   if (r.unmoved.length) {
     out.push(`Inputs changed but every output stayed the same: ${r.unmoved.map((u) => code(u.experiment)).join(', ')}.`, '');
@@ -113,17 +118,17 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   const cited = r.numbers.filter((n) => n.citedIn.length).sort(byImportance);
   const internal = r.numbers.filter((n) => !n.citedIn.length && n.kind === 'changed').sort(byImportance);
   const other = r.numbers.filter((n) => !n.citedIn.length && n.kind !== 'changed');
-  if (cited.length) out.push(`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...numbersTable(cited, caps.cited, r.farOff, true));
+  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...numbersTable(cited, caps.cited, r.farOff, true)]);
   if (changedFigures.length) {
     out.push(`#### Figures that changed (${changedFigures.length})`, '', '| figure | pixels changed | data rows changed |', '|---|--:|--:|');
     for (const f of changedFigures.slice(0, caps.figures)) {
       const px = f.pixels !== null && f.canvas ? `${formatShare(f.pixels / f.canvas)} (${f.pixels} px)` : f.kind;
       out.push(`| ${cell(code(f.key))} | ${cell(px)} | ${f.data ? f.data.length : '—'} |`);
     }
-    out.push('', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length));
+    append(out, ['', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length)]);
   }
-  if (internal.length) out.push(`#### Internal numbers that moved (${internal.length})`, '', ...numbersTable(internal, caps.internal, r.farOff, false));
-  if (other.length) out.push(`#### Internal numbers added or removed (${other.length})`, '', ...numbersTable(other, caps.other, r.farOff, false));
+  if (internal.length) append(out, [`#### Internal numbers that moved (${internal.length})`, '', ...numbersTable(internal, caps.internal, r.farOff, false)]);
+  if (other.length) append(out, [`#### Internal numbers added or removed (${other.length})`, '', ...numbersTable(other, caps.other, r.farOff, false)]);
   if (r.dataOnly.length) out.push(`Data changed without a figure change: ${r.dataOnly.map((d) => `${code(d.experiment)} (${plural(d.rows, 'row')})`).join(', ')}.`, '');
   if (hasChanges(r)) {
     out.push('<sub>Accept these outputs as the new baseline: `stopwatches snapshot` after a local build, or `stopwatches snapshot --from DIR` with this run\'s artifact, then give the reason for every changed number in the commit message.</sub>', '');
