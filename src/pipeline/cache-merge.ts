@@ -15,7 +15,7 @@
  * walked without following links, and only regular files are read.
  */
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UserError } from '../errors.ts';
 import { JobCache, verifyEntry } from './cache.ts';
 import { writeFileAtomic } from '../fs/atomic.ts';
@@ -76,7 +76,7 @@ export async function mergeCaches(target: string, sources: string[]): Promise<Me
  */
 function insideCache(root: string, path: string): boolean {
   const rel = relative(root, path);
-  if (!rel || rel.startsWith('..') || rel.split(sep).includes('..')) return false;
+  if (!rel || isAbsolute(rel) || rel.split(sep).includes('..')) return false;
   let dir = dirname(path);
   while (!existsSync(dir) && dir !== dirname(dir)) dir = dirname(dir);
   let realRoot: string;
