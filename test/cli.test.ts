@@ -2,10 +2,11 @@
  * Every command ends a failure the user can act on with one line and an exit status,
  * never a stack trace: the top-level handler (src/cli.ts, src/errors.ts), the standard
  * streams (a closed pipe, a full disk) and `simulate --out` on links, devices and FIFOs.
- * The stream cases run the real entry point in a child process, as a shell would.
+ * The standard-stream cases run the real entry point in a child process, as a shell would;
+ * `--out` goes through the same main() in-process (no process start-up per case).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -99,40 +100,40 @@ describe('standard streams', () => {
 describe('simulate --out on special files', () => {
   const CASE = join(GOLDEN, 'edge_mix.json');
   let stdoutResult: string | null = null;
-  const expected = () => {
+  const expected = async () => {
     if (stdoutResult === null) {
-      const r = cli(['simulate', CASE]);
-      expect(r.status).toBe(0);
-      stdoutResult = r.stdout;
+      const r = await runCli(['simulate', CASE]);
+      expect(r.code).toBe(0);
+      stdoutResult = r.out;
     }
     return stdoutResult;
   };
 
-  it('writes through a symbolic link: the link stays, its target gets the result', () => {
+  it('writes through a symbolic link: the link stays, its target gets the result', async () => {
     const target = join(dir, 'real.json');
     writeFileSync(target, 'old');
     const link = join(dir, 'link.json');
     symlinkSync(target, link);
-    const r = cli(['simulate', CASE, '--out', link]);
-    expect(r.status, r.stderr).toBe(0);
+    const r = await runCli(['simulate', CASE, '--out', link]);
+    expect(r.code, r.err).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readFileSync(target, 'utf8')).toBe(expected());
+    expect(readFileSync(target, 'utf8')).toBe(await expected());
     expect(readdirSync(dir).sort()).toEqual(['link.json', 'real.json']);
   });
 
-  it('writes through a dangling link, creating the file it names', () => {
+  it('writes through a dangling link, creating the file it names', async () => {
     const link = join(dir, 'link.json');
     symlinkSync('made.json', link);
-    expect(cli(['simulate', CASE, '--out', link]).status).toBe(0);
+    expect((await runCli(['simulate', CASE, '--out', link])).code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readFileSync(join(dir, 'made.json'), 'utf8')).toBe(expected());
+    expect(readFileSync(join(dir, 'made.json'), 'utf8')).toBe(await expected());
   });
 
-  it('keeps the permissions of a file it replaces', () => {
+  it('keeps the permissions of a file it replaces', async () => {
     const out = join(dir, 'r.json');
     writeFileSync(out, 'old');
     chmodSync(out, 0o640);
-    expect(cli(['simulate', CASE, '--out', out]).status).toBe(0);
+    expect((await runCli(['simulate', CASE, '--out', out])).code).toBe(0);
     expect(statSync(out).mode & 0o777).toBe(0o640);
   });
 
@@ -141,31 +142,30 @@ describe('simulate --out on special files', () => {
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const reader = spawn('sh', ['-c', `cat "${fifo}" > "${join(dir, 'got.json')}"`]);
     const done = new Promise<number | null>((ok) => reader.on('close', ok));
-    const child = spawn(process.execPath, [BIN, 'simulate', CASE, '--out', fifo], { cwd: ROOT, stdio: 'ignore' });
-    expect(await new Promise((ok) => child.on('close', ok))).toBe(0);
+    expect((await runCli(['simulate', CASE, '--out', fifo])).code).toBe(0);
     expect(await done).toBe(0);
     expect(statSync(fifo).isFIFO()).toBe(true);
-    expect(readFileSync(join(dir, 'got.json'), 'utf8')).toBe(expected());
+    expect(readFileSync(join(dir, 'got.json'), 'utf8')).toBe(await expected());
   });
 
-  it('writes directly to /dev/null, which stays a device', () => {
-    expect(cli(['simulate', CASE, '--out', '/dev/null']).status).toBe(0);
+  it('writes directly to /dev/null, which stays a device', async () => {
+    expect((await runCli(['simulate', CASE, '--out', '/dev/null'])).code).toBe(0);
     expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
   });
 
-  it('ENOSPC on /dev/full: one line, status 2, and the device is never replaced', () => {
-    const r = cli(['simulate', CASE, '--out', '/dev/full']);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toBe('stopwatches: cannot write the result: /dev/full: no space left on the device; free some space or write somewhere else\n');
+  it('ENOSPC on /dev/full: one line, status 2, and the device is never replaced', async () => {
+    const r = await runCli(['simulate', CASE, '--out', '/dev/full']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('stopwatches: cannot write the result: /dev/full: no space left on the device; free some space or write somewhere else\n');
     expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
-    expect(existsSync(`/dev/full.tmp-${r.pid}`)).toBe(false);
+    expect(readdirSync('/dev').filter((f) => f.startsWith('full.tmp-'))).toEqual([]);
   });
 
-  it('refuses a directory with one line', () => {
+  it('refuses a directory with one line', async () => {
     mkdirSync(join(dir, 'sub'));
-    const r = cli(['simulate', CASE, '--out', join(dir, 'sub')]);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`stopwatches: ${join(dir, 'sub')}: is a directory; give a file path for --out\n`);
-    expect(r.stderr).not.toMatch(STACK);
+    const r = await runCli(['simulate', CASE, '--out', join(dir, 'sub')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`stopwatches: ${join(dir, 'sub')}: is a directory; give a file path for --out\n`);
+    expect(r.err).not.toMatch(STACK);
   });
 });

@@ -2,8 +2,10 @@
  * The Markdown summary fits one pull-request comment: with thousands of
  * changed numbers it shortens the tables (internal numbers first, the cited
  * ones and the reasons last) and says how many rows it left out; cited numbers
- * come before internal ones; the changed constant is named; the same diff
- * gives the same bytes.
+ * come before internal ones, which are folded; the changed constant is named;
+ * the same diff gives the same bytes. With the build's outcome it opens with
+ * the verdict and the claims that flipped, then why, the flags, the figures
+ * and the numbers, its counts agreeing with one another.
  */
 import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER, MARKDOWN_LIMIT, renderMarkdown } from '../src/pipeline/diff/markdown.ts';
@@ -52,7 +54,7 @@ describe('the Markdown summary', () => {
     const leftOut = [...md.matchAll(/_… (\d+) more rows? left out to fit one comment/g)].map((m) => Number(m[1]));
     expect(leftOut.length).toBeGreaterThan(0);
     const citedAt = md.indexOf(`#### Cited numbers that moved (${cited.size})`);
-    const internalAt = md.indexOf(`#### Internal numbers that moved (${4000 - cited.size})`);
+    const internalAt = md.indexOf(`<summary>Internal numbers that moved (${4000 - cited.size})</summary>`);
     expect(citedAt).toBeGreaterThan(0);
     expect(internalAt).toBeGreaterThan(citedAt);
     // Internal numbers are shortened before any cited one is left out.
@@ -98,6 +100,43 @@ describe('the Markdown summary', () => {
   it('an unchanged diff says so in one short comment', () => {
     const { base } = pair(10, 1);
     const md = renderMarkdown(computeDiff(base, { ...base, label: 'src/generated' }), { reportPath: 'dist/diff/index.html' });
-    expect(md).toBe(`${COMMENT_MARKER}\n### Paper diff: nothing changed\n\nNo number or figure changed against \`git abc1234 (main)\` (10 numbers, 0 figures). Full report: \`dist/diff/index.html\`.\n`);
+    expect(md).toBe(`${COMMENT_MARKER}\n### Paper diff: nothing changed\n\nCommit \`abc1234\` against \`git abc1234 (main)\`: no number or figure changed (10 numbers, 0 figures). Full report: \`dist/diff/index.html\`.\n`);
+  });
+
+  it('with a failed build: the verdict and the flipped claims first, then why, flags, figures, numbers; the rest folded; counts agree', () => {
+    const entry = (value: number, unit = 'ms') => ({ value, unit, n: 100, interval: null, experiment: 'first-wave' });
+    const base = side('git abc1234 (main)', { 'first-wave.a_ms': entry(10), 'first-wave.b_ms': entry(20), 'first-wave.c_ms': { ...entry(30), interval: [29, 31] as [number, number] }, 'first-wave.d_ms': entry(40) }, 'abc1234');
+    const cur = side('src/generated', { 'first-wave.a_ms': entry(12), 'first-wave.b_ms': entry(25), 'first-wave.c_ms': { ...entry(30), interval: [28, 32] as [number, number] }, 'first-wave.d_ms': entry(40) }, 'feedface0123456789');
+    const ctx = {
+      ...EMPTY_CONTEXT,
+      cited: new Map([['first-wave.a_ms', ['article: the-first-wave']], ['first-wave.c_ms', ['article: the-first-wave']]]),
+      claimChanges: () => [
+        { id: 'wave-fast', claim: 'The wave is fast: '.padEnd(600, 'x'), change: 'status' as const, old: { status: 'holds', margin: '10 ms < 11 ms' }, new: { status: 'fails', margin: '12 ms is not below 11 ms' } },
+        { id: 'wave-margin', claim: 'A margin moved.', change: 'margin' as const, old: { status: 'holds', margin: 'by 5' }, new: { status: 'holds', margin: 'by 4' } },
+      ],
+    };
+    const r = computeDiff(base, cur, ctx, why(['first-wave']));
+    const md = renderMarkdown(r, { build: 'failure', tests: 'skipped', reportUrl: 'https://example.invalid/runs/2' });
+    const lines = md.split('\n');
+    expect(lines[0]).toBe(COMMENT_MARKER);
+    // Two numbers moved (a, b); c kept its value while its interval moved: counted apart, in the heading and the line below alike.
+    expect(lines[1]).toBe('### Build fails: 1 checked claim flipped (1 no longer holds); 2 numbers and 0 figures changed');
+    expect(lines[3]).toMatch(/^Commit `feedface0123` against `git abc1234 \(main\)`\. Numbers: 2 moved, 0 new, 0 removed \(1 cited; of 4\); 1 more number kept its value with another interval or spread\./);
+    const at = (s: string) => md.indexOf(s);
+    const order = ['#### Claims that flipped (1)', '- `wave-fast` holds → **fails**', '#### Why', '#### Cited numbers that moved (1)', '<summary>Internal numbers that moved (1)</summary>', '<summary>Numbers whose value stayed while their interval or spread moved (1)</summary>', '<summary>Claims whose margin moved, added or removed (1)</summary>'].map(at);
+    expect(order.every((i) => i > 0), String(order)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Only what changed: the unchanged number is nowhere; the margin-only claim is folded, not among the flipped.
+    expect(md).not.toContain('first-wave.d_ms');
+    expect(md.slice(0, at('<details>'))).not.toContain('wave-margin');
+    // A long sentence is cut, the decisive "now" stays on the line.
+    const flippedLine = lines.find((l) => l.startsWith('- `wave-fast`'))!;
+    expect(flippedLine.length).toBeLessThan(500);
+    expect(flippedLine).toContain('(12 ms is not below 11 ms)');
+    const cited = md.slice(at('#### Cited numbers that moved (1)'), at('<details>'));
+    expect([...cited.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1])).toEqual(['first-wave.a_ms']);
+    // A build that passes says so; without an outcome (a local diff) there is no verdict.
+    expect(renderMarkdown(r, { build: 'success', tests: 'failure' }).split('\n')[1]).toBe('### Build passes, tests fail: 1 checked claim flipped (1 no longer holds); 2 numbers and 0 figures changed');
+    expect(renderMarkdown(r).split('\n')[1]).toBe('### Paper diff: 2 numbers and 0 figures changed');
   });
 });

@@ -257,10 +257,12 @@ describe('explorer in a browser', () => {
   });
 
   it('times a 640-request, 64-slot run in the browser (reported, not asserted)', async () => {
+    // Three runs give a median that one slow run cannot move; the bench, not this test, holds speed.
+    const RUNS = 3;
     const p = await open(url());
     await finished(p, await runOf(p));
     const runs: { workerMs: number; roundtripMs: number; definitionsMs: number }[] = [];
-    for (let k = 0; k < 5; k++) {
+    for (let k = 0; k < RUNS; k++) {
       await clickPreset(p, 'first-wave');
       runs.push(await p.evaluate(() => {
         const d = document.getElementById('explorer')!.dataset;
@@ -279,7 +281,7 @@ describe('explorer in a browser', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(join(ARTIFACTS, 'explorer-timing.json'), `${JSON.stringify(report, null, 2)}\n`);
     console.log(`explorer timing (ms): ${JSON.stringify(report.median)} — test-artifacts/explorer-timing.json`);
-    expect(runs).toHaveLength(5);
+    expect(runs).toHaveLength(RUNS);
   });
 
   it('made no request to another origin, no failed request and no console error', () => {

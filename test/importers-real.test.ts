@@ -37,11 +37,12 @@ interface Out {
   requests: number;
   successful: number;
   failures: Record<string, number>;
-  reported: Record<string, { value: number; unit: string; exact?: string }>;
+  reported: Record<string, { value: number; unit: string; exact?: string; written?: { value: number; unit: string } }>;
   agreement: Agreement[];
   rows: Row[];
   notes: string[];
-  runs?: { index: number; label: string }[];
+  runs?: { index: number; label: string; reported: Record<string, { value: number; unit: string }> }[];
+  completed?: { key: string; value: number; unit: string };
 }
 
 async function metricsJson(file: string, ...args: string[]): Promise<Out> {
@@ -66,6 +67,8 @@ describe('every real result file is read', () => {
     if (o.requests > 0) {
       expect(o.rows.filter((r) => r.value !== null).length).toBeGreaterThan(3);
       expect(JSON.stringify(o.rows)).not.toMatch(/"value": ?NaN/);
+    } else if (o.runs) {
+      for (const r of o.runs) expect(Object.keys(r.reported).length, `run ${r.index}`).toBeGreaterThan(3);
     } else {
       expect(Object.keys(o.reported).length).toBeGreaterThan(3);
     }
@@ -92,7 +95,8 @@ describe('vLLM', () => {
   it('aggregates only, no duration: the aggregates with units, no fatal error', async () => {
     const o = await metricsJson(real('vllm-ascend-serving_llama8B_tp1_1.json'));
     expect(o.requests).toBe(0);
-    expect(o.reported.mean_ttft_ms).toEqual({ value: expect.closeTo(0.11123647520318627, 12), unit: 's' });
+    // kept in seconds, and as written: milliseconds, the unit its key names (serve.py writes *_ms in ms)
+    expect(o.reported.mean_ttft_ms).toEqual({ value: expect.closeTo(0.11123647520318627, 12), unit: 's', written: { value: 111.23647520318627, unit: 'ms' } });
     expect(o.rows).toEqual([]);
   });
 });
@@ -157,8 +161,67 @@ describe('AIPerf', () => {
     const o = await metricsJson(real('aiperf-examples-run1_profile_export_aiperf.json'));
     expect(o.requests).toBe(0);
     expect(o.reported['request_throughput.avg'].unit).toBe('1/s');
-    expect(o.reported['ttft.avg']).toEqual({ value: expect.closeTo(2.343219436988764, 12), unit: 's' });
+    expect(o.reported['ttft.avg']).toEqual({ value: expect.closeTo(2.343219436988764, 12), unit: 's', written: { value: expect.closeTo(2343.219436988764, 9), unit: 'ms' } });
     expect(o.failures).toEqual({ 'cancelled (499)': 11 });
+  });
+});
+
+describe('formats read since the second set of files', () => {
+  it('vllm bench sweep summary.json: the two runs side by side, each with its own aggregates in ms as written', async () => {
+    const o = await metricsJson(real('er0080-sweep-v0.25.1-summary.json'));
+    expect(o.runs!.map((r) => r.label)).toEqual([expect.stringMatching(/^run 0, max_num_seqs 4, rate inf/), expect.stringMatching(/^run 1, max_num_seqs 4/)]);
+    // the file's own numbers (checked by reading it): 8 completed in each run, mean TTFT 217.27 ms in run 0
+    expect(o.runs![0].reported.completed).toEqual({ value: 8, unit: 'requests' });
+    expect(o.runs![0].reported.mean_ttft_ms).toMatchObject({ unit: 's', written: { value: expect.closeTo(217.27289337468392, 9), unit: 'ms' } });
+    const one = await metricsJson(real('er0080-sweep-v0.25.1-summary.json'), '--entry', '1');
+    expect(one.completed).toEqual({ key: 'completed', value: 8, unit: 'requests' });
+  });
+  it('AIPerf 0.8 aggregate JSON (schema 1.1, top-level metadata): read as AIPerf, each metric with its unit', async () => {
+    const o = await metricsJson(real('ajith-kimik25-b200-conc1_profile_export_aiperf.json'));
+    expect(o.format).toBe('aiperf');
+    expect(o.version).toMatch(/AIPerf 0\.8\.0 .*schema 1\.1/);
+    expect(o.completed).toEqual({ key: 'request_count', value: 66, unit: 'requests' });
+    expect(o.reported['time_to_first_token.avg']).toMatchObject({ unit: 's', written: { value: expect.closeTo(886.0269695757576, 9), unit: 'ms' } });
+    expect(o.reported['output_token_throughput_per_user.avg'].unit).toBe('tokens/s per user');
+    expect(o.reported['benchmark_duration.avg']).toEqual({ value: expect.closeTo(1708.091573504, 9), unit: 's' });
+    expect(o.reported['http_req_connection_reused.avg'].unit).toBe('1');
+    const told = await runCli(['metrics', real('ajith-kimik25-b200-conc1_profile_export_aiperf.json'), '--format', 'aiperf']);
+    expect(told.code).toBe(0);
+  });
+  it('AIPerf CSV export: names in words with the unit in brackets, two decimals, empty cells skipped', async () => {
+    const o = await metricsJson(real('ajith-kimik25-b200-conc1_profile_export_aiperf.csv'));
+    expect(o.format).toBe('aiperf-csv');
+    expect(o.version).toMatch(/sum column.*0\.8/);
+    expect(o.completed!.value).toBe(66);
+    expect(o.reported['time_to_first_token.avg']).toMatchObject({ value: expect.closeTo(0.88603, 9), written: { value: 886.03, unit: 'ms' } });
+    // the Active … rows have no p1–p25 or p75 (empty cells): their p50 is kept, no p25 is invented
+    expect(o.reported['active_decode_throughput.p50'].value).toBe(139.82);
+    expect(o.reported['http_chunks_received.avg'].unit).toBe('count');
+    expect(o.reported['request_count.avg'].unit).toBe('requests');
+    expect(o.notes.join(' ')).toMatch(/two decimals/);
+  });
+  it('InferenceX result and agg_bmk.json: aggregates in seconds, tokens/s per user and per GPU', async () => {
+    const one = await metricsJson(real('ajith-kimik25-b200-conc1-agentic.json'));
+    expect(one.format).toBe('inferencex');
+    expect(one.reported.mean_ttft).toEqual({ value: 0.8860269695757576, unit: 's' });
+    expect(one.reported.mean_intvty).toEqual({ value: 139.9852593397364, unit: 'tokens/s per user' });
+    expect(one.reported.tput_per_gpu.unit).toBe('tokens/s per GPU');
+    // the same run's AIPerf export says 886.03 ms: InferenceX divided it by 1000
+    const aiperf = await metricsJson(real('ajith-kimik25-b200-conc1_profile_export_aiperf.json'));
+    expect(one.reported.mean_ttft.value).toBeCloseTo(aiperf.reported['time_to_first_token.avg'].value, 12);
+    const agg = await metricsJson(real('ajith-minimaxm25-agg_bmk.json'));
+    expect(agg.completed).toEqual({ key: 'total_requests_completed', value: 300, unit: 'requests' });
+    expect(agg.notes.join(' ')).toMatch(/image, framework, precision are empty/);
+  });
+  it('GenAI-Perf CSV: latencies in ns as written, percentiles in descending columns', async () => {
+    const o = await metricsJson(real('triton-client-pr635_profile_export_genai_perf.csv'));
+    expect(o.format).toBe('genai-perf-csv');
+    expect(o.reported['time_to_first_token.avg']).toEqual({ value: expect.closeTo(0.005964158, 15), unit: 's', written: { value: 5964158, unit: 'ns' } });
+    expect(o.reported['time_to_first_token.p99'].written!.value).toBe(6875790);
+    expect(o.reported['request_throughput.avg']).toEqual({ value: 10.95, unit: '1/s' });
+    expect(o.reported['output_token_throughput.avg']).toEqual({ value: 623.19, unit: 'tokens/s' });
+    const text = await runCli(['metrics', real('triton-client-pr635_profile_export_genai_perf.csv')]);
+    expect(text.out).toMatch(/time_to_first_token\.avg\s+5964158 ns/);
   });
 });
 

@@ -48,7 +48,7 @@ describe('detectFormat', () => {
     expect(e.message).toMatch(/^mystery\.json: cannot tell which tool/);
     // every format of the registry, in its order
     expect(e.message).toContain(`supported formats: ${FORMATS.map((f) => f.id).join(', ')};`);
-    expect(e.message).toContain('stopwatches, vllm, sglang, aiperf, guidellm, llmperf, mlperf-detail, mlperf-summary, mlperf-trace');
+    expect(e.message).toContain('supported formats: stopwatches, vllm, ');
     expect(e.message).toContain('--format');
   });
   it('importResultFile reads from disk and names a missing file', async () => {
@@ -89,7 +89,7 @@ describe('vLLM bench serve', () => {
   it('says what the file lacks and keeps the tool’s aggregates in seconds', () => {
     expect(res.lacks).toEqual(['chunkTokens']);
     expect(res.missing.join(' ')).toMatch(/per-chunk token counts/);
-    expect(res.reported.mean_ttft_ms).toEqual({ value: 0.2, unit: 's' });
+    expect(res.reported.mean_ttft_ms).toEqual({ value: 0.2, unit: 's', written: { value: 200, unit: 'ms' } });
     expect(res.reported.request_throughput.unit).toBe('1/s');
   });
   it('re-exporting reproduces the fixture’s hand-computed aggregates', () => {
@@ -477,7 +477,7 @@ describe('AIPerf aggregate export, both layouts', () => {
     const res = importResult('profile_export_aiperf.json', agg(top));
     expect(res.format).toBe('aiperf');
     expect(res.run.records).toHaveLength(0);
-    expect(res.reported['request_latency.avg']).toEqual({ value: 0.9, unit: 's' });
+    expect(res.reported['request_latency.avg']).toEqual({ value: 0.9, unit: 's', written: { value: 900, unit: 'ms' } });
     expect(res.reported['request_throughput.avg']).toEqual({ value: 9.5, unit: '1/s' });
     if (top) expect(res.failures).toEqual({ 'cancelled (499)': 2 });
   });

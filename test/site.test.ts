@@ -1,6 +1,6 @@
 /** Unit tests of the site's pure parts: formatting, relative links, the data loader's errors, the reproduction table, the registries. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -127,6 +127,20 @@ describe('data loader', () => {
     const { getNumber } = await import('../src/site/data.ts');
     expect(getNumber('first-wave.p99.all_ms', '/index.html').value).toBe(1100);
     expect(() => getNumber('first-wave.p99.nope_ms', '/index.html')).toThrow(/Unknown number id "first-wave\.p99\.nope_ms" on page \/index\.html.*first-wave\.p99\.after_ms/s);
+  });
+
+  it('refuses a claims.json evaluated on other numbers, in one line', async () => {
+    const sha = createHash('sha256').update(readFileSync(join(dir, 'numbers.json'))).digest('hex');
+    const claims = (numbersSha256: string) => JSON.stringify({ numbersSha256, claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } });
+    writeFileSync(join(dir, 'claims.json'), claims('0'.repeat(64)));
+    vi.resetModules();
+    const stale = await import('../src/site/data.ts');
+    expect(() => stale.loadClaims()).toThrow(/claims\.json was evaluated on another numbers\.json \(sha256 000000000000…, now [0-9a-f]{12}\); run `npx stopwatches claims` again$/);
+    writeFileSync(join(dir, 'claims.json'), claims(sha));
+    vi.resetModules();
+    const fresh = await import('../src/site/data.ts');
+    expect(fresh.loadClaims().numbersSha256).toBe(sha);
+    rmSync(join(dir, 'claims.json'));
   });
 
   it('reads figures and fails on an unknown one, naming the page', async () => {

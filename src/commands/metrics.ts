@@ -15,8 +15,22 @@ import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
 import { FORMATS } from '../tools/registry.ts';
+import type { Reported } from '../tools/base/result.ts';
 
 const fmt = (v: number): string => String(+v.toPrecision(6));
+
+/** Whole numbers (ns latencies, token counts) with every digit; others to 6 significant digits. */
+const exactish = (v: number): string => (Number.isInteger(v) && Math.abs(v) < 1e15 ? String(v) : fmt(v));
+
+/** A reported aggregate as its writer wrote it: the exact digits, or the number in the unit it was computed in. */
+function asWritten(v: Reported): { text: string; unit: string } {
+  if (v.exact !== undefined) return { text: v.exact, unit: v.unit };
+  if (v.written) return { text: exactish(v.written.value), unit: v.written.unit };
+  return { text: exactish(v.value), unit: v.unit };
+}
+
+/** `= 0.111236 s` beside a number whose written unit is not SI; '' otherwise. */
+const siBeside = (v: Reported): string => (v.written && v.exact === undefined ? `  = ${fmt(v.value)} ${v.unit}` : '');
 
 /** `a, b or c`: every --format value, in the registry's order. */
 function formatIds(): string {
@@ -28,15 +42,20 @@ export function register(program: Command): void {
   program
     .command('metrics')
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
-    .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or vLLM, AIPerf, GuideLLM, LLMPerf, SGLang or MLPerf results')
+    .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or a benchmark tool\u2019s results (see --format)')
+    .argument('[out]', 'with --to: the file to write (.yaml, .yml or .json)')
     .option('--format <name>', `${formatIds()} (default: detected)`)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
+    .option('--to <format>', 'write the recomputation to OUT instead of printing it: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)')
     .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
     .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', numberOption('--llmperf-extra-messages', { min: 0, max: 8, integer: true }))
     .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', numberOption('--ttft-deadline', { min: 0, max: 600, above: true }))
     .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', numberOption('--tbt-deadline', { min: 0, max: 60, above: true }))
-    .action(async (file: string, opts: { format?: string; entry?: number; json?: boolean; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+    .action(async (file: string, target: string | undefined, opts: { format?: string; entry?: number; json?: boolean; to?: string; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+      if (opts.to !== undefined && opts.to !== 'br-v0.2.1') throw new UserError(`unknown --to ${JSON.stringify(opts.to)}; supported: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)`);
+      if (opts.to !== undefined && target === undefined) throw new UserError('--to br-v0.2.1 needs the file to write: stopwatches metrics FILE --to br-v0.2.1 OUT.yaml');
+      if (opts.to === undefined && target !== undefined) throw new UserError(`${target}: a second file is only taken with --to br-v0.2.1 (write an llm-d benchmark report there)`);
       const { loadMetricsInput } = await import('../importers/load.ts');
       const { markUnsupported } = await import('../importers/metrics-input.ts');
       const { metricsReport, formatGrouped } = await import('../metrics/report.ts');
@@ -45,7 +64,6 @@ export function register(program: Command): void {
       }
       const input = loadMetricsInput(file, { format: opts.format, entry: opts.entry });
       const run = input.run;
-      if (run.records.length > 0 && run.records.every((r) => !r.ok)) throw new UserError(`${file}: no request succeeded, so there is nothing to compute`);
       // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
       const llmperfFile = input.format === 'llmperf';
       const rows = run.records.length === 0 ? [] : markUnsupported(metricsReport(run, {
@@ -56,14 +74,22 @@ export function register(program: Command): void {
         guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
       }), input);
       const ok = run.records.filter((r) => r.ok).length;
+      if (opts.to !== undefined && target !== undefined) {
+        const { writeBenchmarkReport } = await import('./metrics-to.ts');
+        process.stdout.write(writeBenchmarkReport(file, target, input) + '\n');
+        return;
+      }
       if (opts.json) {
-        const { format, version, missing, notes, reported, failures, agreement, runs } = input;
-        process.stdout.write(JSON.stringify({ source: run.source, format, version, requests: run.records.length, successful: ok, failures, missing, notes, reported, agreement, ...(runs ? { runs } : {}), rows }, null, 1) + '\n');
+        const { format, version, missing, notes, reported, failures, agreement, runs, completed } = input;
+        process.stdout.write(JSON.stringify({ source: run.source, format, version, requests: run.records.length, successful: ok, ...(completed ? { completed } : {}), failures, missing, notes, reported, agreement, ...(runs ? { runs } : {}), rows }, null, 1) + '\n');
         return;
       }
       const failed = Object.entries(input.failures);
       let out = `${file}\n  ${input.version} (--format ${input.format})\n`;
-      out += `  ${run.records.length} requests${run.records.length ? `, ${ok} successful` : ''}${failed.length ? `; failed: ${failed.map(([k, v]) => `${v} × ${k}`).join(', ')}` : ''}\n\n`;
+      const count = input.runs ? `${input.runs.length} runs, their own aggregates side by side` : run.records.length === 0 && input.completed
+        ? `aggregates only: ${input.completed.value} ${input.completed.unit} completed (the file’s ${input.completed.key})`
+        : run.records.length === 0 ? 'aggregates only: no per-request records' : `${run.records.length} requests, ${ok} successful`;
+      out += `  ${count}${failed.length ? `; failed: ${failed.map(([k, v]) => `${v} × ${k}`).join(', ')}` : ''}\n\n`;
       if (rows.length) out += formatGrouped(rows) + '\n';
       if (input.agreement.length) {
         out += 'The file’s own aggregates vs recomputed from its per-request data (same definition, same version):\n';
@@ -84,14 +110,17 @@ export function register(program: Command): void {
         for (const r of input.runs) out += `  [${r.index}] ${r.label}${r.unreadable ? ` — cannot be read: ${r.unreadable}` : ''}\n`;
         const w = Math.max(0, ...keys.map((k) => k.length));
         for (const k of keys) {
-          const unit = input.runs.find((r) => r.reported[k])!.reported[k].unit;
-          out += `  ${k.padEnd(w)}  ${input.runs.map((r) => (r.reported[k] ? fmt(r.reported[k].value) : '—').padStart(12)).join('')}  ${unit}\n`;
+          const unit = asWritten(input.runs.find((r) => r.reported[k])!.reported[k]).unit;
+          out += `  ${k.padEnd(w)}  ${input.runs.map((r) => (r.reported[k] ? asWritten(r.reported[k]).text : '—').padStart(12)).join('')}  ${unit}\n`;
         }
         out += '\n';
       } else if (run.records.length === 0 && input.reported && Object.keys(input.reported).length) {
-        out += 'What the tool itself reported (SI units):\n';
+        out += 'What the tool itself reported (as written, in the unit its writer computed it in; SI beside where that differs):\n';
         const w = Math.max(...Object.keys(input.reported).map((k) => k.length));
-        for (const [k, v] of Object.entries(input.reported)) out += `  ${k.padEnd(w)}  ${(v.exact ?? fmt(v.value)).padStart(20)} ${v.unit}\n`;
+        for (const [k, v] of Object.entries(input.reported)) {
+          const { text, unit } = asWritten(v);
+          out += `  ${k.padEnd(w)}  ${text.padStart(20)} ${unit}${siBeside(v)}\n`;
+        }
         out += '\n';
       }
       for (const m of input.missing) out += `cannot compute: ${m}\n`;

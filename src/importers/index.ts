@@ -11,6 +11,7 @@
  */
 import { UserError } from '../errors.ts';
 import type { Agreement, ImportOptions, Imported, ImportResult } from '../tools/base/result.ts';
+import { noSuccessMessage } from '../tools/base/reading.ts';
 import { FORMATS, formatById } from '../tools/registry.ts';
 import { formatFromName, nameOf, recognition, sniffText } from './detect.ts';
 
@@ -54,6 +55,11 @@ export function importResult(path: string, text: string, opts: ImportOptions = {
     throw new UserError(`${path}: not ${nameOf(format)} (--format ${format}); it looks like ${nameOf(seen)}: use --format ${seen}, or leave --format out`);
   }
   const res = formatById(format)!.read(path, text, opts, recognition(seen));
+  const recs = res.run.records;
+  // a run with no successful request is refused alike in every format, from its records or its own count
+  if ((recs.length > 0 && recs.every((r) => !r.ok)) || (recs.length === 0 && !res.runs && res.completed?.value === 0)) {
+    throw new UserError(`${path}: ${noSuccessMessage(res.failures, recs.length === 0 ? `${res.completed!.key} = 0` : undefined)}`);
+  }
   return { ...res, agreement: computeAgreement(res) };
 }
 

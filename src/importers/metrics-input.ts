@@ -24,6 +24,7 @@ export interface MetricsInput {
   /** null for a format with no aggregates of its own (the simulator's). */
   reported: Record<string, Reported> | null;
   failures: Record<string, number>;
+  completed?: ImportResult['completed'];
   agreement: Agreement[];
   runs?: RunEntry[];
 }
@@ -50,6 +51,7 @@ export function metricsInput(path: string, text: string, opts: { format?: string
     notes: res.notes,
     reported: formatById(res.format)!.aggregates ? res.reported : null,
     failures: res.failures,
+    ...(res.completed ? { completed: res.completed } : {}),
     agreement: res.agreement,
     ...(res.runs ? { runs: res.runs } : {}),
   };

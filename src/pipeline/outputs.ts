@@ -14,8 +14,9 @@
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
  *   data/<experiment>.json  combined data, the rows behind the figures
  *   source.json           only in a diff report's build/: the commit it was built from
- *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json (written by
- *                         `stopwatches claims`, read by the site; src/claims/evaluate.ts)
+ *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json, with that
+ *                         file's sha256 (written by `stopwatches claims`, read by the site, which
+ *                         refuses a claims.json of other numbers; src/claims/evaluate.ts)
  *
  * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png and
  * data/*.json. A mismatching figure's new version is written beside its
@@ -203,17 +204,16 @@ export type Runtimes = Record<string, number>;
 /** A checked claim's status on one build's numbers (meanings in src/claims/evaluate.ts). */
 export type ClaimStatus = 'holds' | 'fails' | 'contradicted' | 'stale';
 
+/** A claim evaluated seed by seed: "holds in `holds` of `seeds` seeds". */
 export interface SeedVerdict {
-  /** Largest number of seeds behind any of the claim's numbers. */
+  /** Seeds in which every per-seed number of the claim has a value. */
   seeds: number;
-  /** True when the claim holds at every combination of the numbers' min and max over seeds. */
-  holdsAcrossSpread: boolean;
-  /** The smallest slack over those combinations. */
+  /** Of those, the seeds in which the claim holds, its numbers read at that seed. */
+  holds: number;
+  /** The smallest slack over the seeds. */
   worstSlack: number | null;
-  /** Share of seeds for which the claim holds, when per-seed values are available for every number with a spread. */
-  share?: number;
-  /** Set when the claim reads too many numbers with a spread to try every combination of extremes: the worst case was searched greedily. */
-  searched?: 'greedy';
+  /** The claim reads a median over seeds (`id@median`): its sentence holds by the median, and says so. */
+  byMedian?: true;
 }
 
 /** One claim of claims.json. */
@@ -234,10 +234,15 @@ export interface ClaimResult {
   why?: string;
 }
 
-/** claims.json. */
-export interface ClaimsFile {
+/** The claims evaluated on one set of numbers. */
+export interface ClaimsEvaluation {
   claims: ClaimResult[];
   summary: { checked: number; hold: number; contradicted: number; fail: number };
+}
+
+/** claims.json: the evaluation and the sha256 of the numbers.json it was made on, so a reader can refuse a stale one. */
+export interface ClaimsFile extends ClaimsEvaluation {
+  numbersSha256: string;
 }
 
 // ---------------------------------------------------------------- strict reading
@@ -265,6 +270,7 @@ const numberEntrySchema = z.strictObject({
   spread: z
     .strictObject({ min: finite, q1: finite, median: finite, q3: finite, max: finite, modes: z.tuple([seedModeSchema, seedModeSchema]).optional() })
     .optional(),
+  perSeed: z.strictObject({ seeds: z.array(z.number().int()), values: z.array(finite) }).optional(),
   experiment: z.string(),
 });
 const numbersFileSchema: z.ZodType<NumbersFile> = z.record(z.string(), numberEntrySchema);
@@ -332,6 +338,7 @@ const runtimesSchema: z.ZodType<Runtimes> = z.record(z.string(), z.number());
 
 const claimStateNumber = z.number().nullable();
 const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
+  numbersSha256: z.string().regex(/^[0-9a-f]{64}$/),
   claims: z.array(
     z.strictObject({
       id: z.string(),
@@ -345,10 +352,9 @@ const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
       seeds: z
         .strictObject({
           seeds: z.number().int(),
-          holdsAcrossSpread: z.boolean(),
+          holds: z.number().int(),
           worstSlack: claimStateNumber,
-          share: z.number().optional(),
-          searched: z.literal('greedy').optional(),
+          byMedian: z.literal(true).optional(),
         })
         .optional(),
       article: z.string().optional(),

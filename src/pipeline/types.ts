@@ -27,6 +27,19 @@ export interface NumberValue {
   seeds?: number;
   /** Distribution of the per-seed values: present exactly when `seeds` is. */
   spread?: SeedSpread;
+  /**
+   * The per-seed values themselves, in seed order, with the seeds they are of:
+   * present exactly when `seeds` is. Two numbers of one experiment read at the
+   * same seed come from the same run, so a claim over both is evaluated seed by
+   * seed (src/claims/evaluate.ts) instead of at independent extremes.
+   */
+  perSeed?: PerSeed;
+}
+
+/** Values by seed: `values[i]` is of seed `seeds[i]`; seeds ascending, one value each. */
+export interface PerSeed {
+  seeds: number[];
+  values: number[];
 }
 
 /**

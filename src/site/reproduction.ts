@@ -17,7 +17,7 @@
  * the page renders what this returns.
  */
 import type { Published } from '../published.ts';
-import type { ClaimResult, ClaimsFile } from '../pipeline/outputs.ts';
+import type { ClaimResult, ClaimsEvaluation } from '../pipeline/outputs.ts';
 import { publishedDigits } from '../published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
@@ -202,7 +202,7 @@ export function bandCounts(rows: ReproRow[]): Record<Band, number> {
  * sentences of our own prose, checked the same way and listed in the dossier;
  * there is no second list of the article's claims.
  */
-export function contradictedClaims(claims: ClaimsFile): ClaimResult[] {
+export function contradictedClaims(claims: ClaimsEvaluation): ClaimResult[] {
   return claims.claims.filter((c) => c.status === 'contradicted');
 }
 

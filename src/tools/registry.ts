@@ -9,7 +9,9 @@ import type { ResultFormat, ToolDescriptor } from './base/descriptor.ts';
 import { aiperf } from './aiperf/descriptor.ts';
 import { etalon } from './etalon/descriptor.ts';
 import { guidellm } from './guidellm/descriptor.ts';
+import { inferencePerf } from './inference-perf/descriptor.ts';
 import { inferencex } from './inferencex/descriptor.ts';
+import { llmd } from './llm-d/descriptor.ts';
 import { llmperf } from './llmperf/descriptor.ts';
 import { mlperf } from './mlperf/descriptor.ts';
 import { sglang } from './sglang/descriptor.ts';
@@ -26,6 +28,8 @@ export const TOOLS: readonly ToolDescriptor[] = [
   llmperf,
   mlperf,
   etalon,
+  inferencePerf,
+  llmd,
 ];
 
 /** Every result format, in the registry's order (ties in detection go to the earlier). */

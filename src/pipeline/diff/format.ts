@@ -5,10 +5,13 @@
 import { formatChange, formatShare, formatSix } from '../../format/text.ts';
 import type { FigureDiff } from './figures.ts';
 import { byImportance, type NumberRow } from './numbers.ts';
-import { figureChanged, hasChanges, type DiffResult } from './result.ts';
+import { figureChanged, hasChanges, type ClaimState, type DiffResult } from './result.ts';
 import type { Entry } from './sides.ts';
 import { describeInput, type InputChange } from './why.ts';
 
+
+/** A claim's state on one side: `fails: 12.1 ms is not below 11 ms`. */
+export const claimStateText = (s: ClaimState | null) => (s ? `${s.status}: ${s.margin}` : '—');
 
 export const showEntry = (e: Entry) => `${formatSix(e.value)}${e.unit ? ` ${e.unit}` : ''}`;
 export const showInterval = (e: Entry) => (e.interval ? `[${formatSix(e.interval[0])}, ${formatSix(e.interval[1])}]` : '');
@@ -94,7 +97,7 @@ export function summaryLines(r: DiffResult, reportPath: string | null, opts: { a
     lines.push(`diff: no number or figure changed against ${r.base} (${r.totalNumbers} numbers, ${r.sameFigures} figures)`);
   } else {
     lines.push(`diff against ${r.base}: ${countsText(r)}`);
-    for (const c of r.claims) lines.push(`  claim ${c.id}: ${c.old ?? '(none)'} → ${c.new ?? '(gone)'}`);
+    for (const c of r.claims) lines.push(`  claim ${c.id}: ${c.old ? claimStateText(c.old) : '(none)'} → ${c.new ? claimStateText(c.new) : '(gone)'}`);
     const hood = r.numbers.filter((n) => n.neighbourhood === 'left' || n.neighbourhood === 'entered');
     if (hood.length) {
       lines.push(`  published neighbourhood (±${formatSix(r.farOff * 100)}%): ${hood.filter((n) => n.neighbourhood === 'left').length} left, ${hood.filter((n) => n.neighbourhood === 'entered').length} entered`);

@@ -12,7 +12,7 @@ import { byImportance, crossed, type NumberRow } from './numbers.ts';
 import type { RowChange } from './data.ts';
 import type { FigureDiff } from './figures.ts';
 import { formatChange, formatShare, formatSix } from '../../format/text.ts';
-import { countsText, exactText, neighbourhoodText, sameValueText, showEntry, showInterval, whyText } from './format.ts';
+import { claimStateText, countsText, exactText, neighbourhoodText, sameValueText, showEntry, showInterval, whyText } from './format.ts';
 import { relativeChange } from './numbers.ts';
 import { figureChanged, hasChanges, type DiffResult } from './result.ts';
 
@@ -126,7 +126,7 @@ export function renderHtml(r: DiffResult, images: Map<string, FigureImages>): st
   parts.push(`<nav><a href="#why">why</a><a href="#cited">cited numbers</a><a href="#figures">figures</a><a href="#experiments">all numbers by experiment</a></nav>`);
 
   if (r.claims.length) {
-    parts.push(`<h2 id="claims">Claims whose check changed (${r.claims.length})</h2><table><thead><tr><th>claim</th><th>was</th><th>now</th></tr></thead><tbody>${r.claims.map((c) => `<tr><td><code>${esc(c.id)}</code> ${esc(c.claim)}</td><td>${esc(c.old ?? '—')}</td><td>${esc(c.new ?? '—')}</td></tr>`).join('')}</tbody></table>`);
+    parts.push(`<h2 id="claims">Claims whose check changed (${r.claims.length})</h2><table><thead><tr><th>claim</th><th>was</th><th>now</th></tr></thead><tbody>${r.claims.map((c) => `<tr><td><code>${esc(c.id)}</code> ${esc(c.claim)}</td><td>${esc(claimStateText(c.old))}</td><td>${esc(claimStateText(c.new))}</td></tr>`).join('')}</tbody></table>`);
   }
 
   parts.push(`<h2 id="why">Why: the inputs that changed (${r.experiments.length} experiment${r.experiments.length === 1 ? '' : 's'} moved)</h2>`);

@@ -26,7 +26,7 @@ import { walkFiles } from '../../fs/walk.ts';
 import { toPosix } from '../fsutil.ts';
 import { DIFF_REPORT_DIR, GENERATED_DIR, outputPaths, readJson, REPORT_LAYOUT, REPORT_MARKER, reportPaths, SCHEMAS, SNAPSHOT_DIR } from '../outputs.ts';
 import { renderHtml, type FigureImages } from './html.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown, type Outcome } from './markdown.ts';
 import { byRelativeSize, EMPTY_CONTEXT } from './numbers.ts';
 import { numberLine, summaryLines } from './format.ts';
 import { computeDiff, type DiffContext, type DiffResult } from './result.ts';
@@ -53,6 +53,9 @@ export interface DiffOptions {
   markdown?: string;
   /** The link to the full report that the Markdown gives (a CI run's page). */
   reportUrl?: string;
+  /** How the build and the tests of this commit ended (CI): the Markdown then opens with the verdict. */
+  build?: Outcome;
+  tests?: Outcome;
   /** Print every changed number, not only the largest. */
   all?: boolean;
   context?: DiffContext;
@@ -86,7 +89,7 @@ export function runDiff(opts: DiffOptions): DiffRun {
   const cur = loadDir(gen, rel(gen), 'build first: `npm run build` (or `stopwatches run`)', headCommit(root));
   const result = computeDiff(base, cur, opts.context ?? EMPTY_CONTEXT, explainInputs(root, gen, base));
   const report = writeReport(result, base, cur, outDir, root, gen);
-  const markdown = renderMarkdown(result, { ...(opts.reportUrl ? { reportUrl: opts.reportUrl } : {}), reportPath: rel(report) });
+  const markdown = renderMarkdown(result, { ...(opts.reportUrl ? { reportUrl: opts.reportUrl } : {}), ...(opts.build ? { build: opts.build } : {}), ...(opts.tests ? { tests: opts.tests } : {}), reportPath: rel(report) });
   if (opts.markdown) {
     const file = mdTarget(opts.markdown, rel(opts.markdown));
     try {
@@ -224,6 +227,6 @@ function* numbersTextChunks(r: DiffResult): Generator<string> {
 }
 
 export { computeDiff, hasChanges, type DiffContext, type DiffResult, type ClaimChange } from './result.ts';
-export { renderMarkdown, MARKDOWN_LIMIT, COMMENT_MARKER } from './markdown.ts';
+export { renderMarkdown, renderNoBuild, MARKDOWN_LIMIT, COMMENT_MARKER, type Outcome } from './markdown.ts';
 export { loadDir, loadGitRevision, type Side } from './sides.ts';
 export type { NumberContext, NumberRow, PublishedValue } from './numbers.ts';

@@ -1,19 +1,22 @@
 /**
- * The diff as Markdown for one pull-request comment or job summary: what
- * changed, why, the cited numbers that moved, the figures with their pixel
- * share, the internal numbers, and where the full report is.
+ * The diff as Markdown for one pull-request comment or job summary, in the
+ * order a reviewer decides in: the verdict (does the build pass, which
+ * checked claims flipped) and the commit it describes; why (the inputs that
+ * changed); the flags (published neighbourhood, exact-by-construction
+ * numbers); the figures with their share of changed pixels; the cited
+ * numbers. Everything else (internal numbers, margins, values whose interval
+ * alone moved) is folded in `<details>`. Only rows that changed are listed.
  *
  * It must fit one comment (GitHub takes 65,536 characters; the limit here is
  * 60,000): when it would not, the tables are shortened, internal numbers
- * first and the reasons last, each saying how many rows were left out.
+ * first and the verdict's claims last, each saying how many rows were left out.
  * Pure and deterministic: the same diff gives the same bytes.
  */
-import { figureChanged, hasChanges, type DiffResult } from './result.ts';
+import { figureChanged, hasChanges, type ClaimChange, type DiffResult } from './result.ts';
 import { byImportance, crossed, type NumberRow } from './numbers.ts';
 import { formatChange, formatShare, formatSix } from '../../format/text.ts';
-import { countsText, exactText, neighbourhoodText, sameValueText, showEntry, whyText } from './format.ts';
+import { exactText, neighbourhoodText, sameValueText, showEntry, whyText } from './format.ts';
 
-/** Characters a comment may have (GitHub's limit is 65,536; the rest is headroom for the workflow's own lines). */
 export const MARKDOWN_LIMIT = 60_000;
 
 /** The name the pull-request workflow uploads the report folder under (test/diff-workflows.test.ts holds them equal). */
@@ -22,7 +25,14 @@ export const REPORT_ARTIFACT = 'paper-diff';
 /** Marks the sticky comment, so the workflow updates it instead of adding another. */
 export const COMMENT_MARKER = '<!-- stopwatches-diff -->';
 
+/** A CI step's outcome, as GitHub reports it (`steps.<id>.outcome`). */
+export type Outcome = 'success' | 'failure' | 'cancelled' | 'skipped';
+
 export interface MarkdownOptions {
+  /** How the build of this commit ended; omitted (a local diff): no verdict is given. */
+  build?: Outcome;
+  /** How the tests ended, when they ran. */
+  tests?: Outcome;
   /** Where the full report is (the CI run's artifact page); omitted: the local path is named. */
   reportUrl?: string;
   /** The local report file, named when there is no URL. */
@@ -30,18 +40,25 @@ export interface MarkdownOptions {
   limit?: number;
 }
 
-type Caps = Record<'why' | 'cited' | 'figures' | 'internal' | 'other', number>;
-/** Shortened in this order: internal numbers go first, the reasons last. */
-const SHORTEN_ORDER: (keyof Caps)[] = ['internal', 'other', 'figures', 'cited', 'why'];
+type Caps = Record<'flipped' | 'why' | 'cited' | 'figures' | 'internal' | 'other' | 'margins' | 'same', number>;
+/** Shortened in this order: what is folded goes first, the verdict's claims last. */
+const SHORTEN_ORDER: (keyof Caps)[] = ['internal', 'same', 'other', 'margins', 'figures', 'cited', 'why', 'flipped'];
 const STEPS = [200, 100, 50, 25, 10, 5, 0];
+/** A claim's sentence and margin are cut here: the comment is read on a phone too. */
+const CLAIM_TEXT = 200;
 
 const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const cut = (s: string, n = CLAIM_TEXT) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const FAILING = new Set(['fails', 'stale']);
 
 function leftOut(shown: number, total: number): string[] {
   return shown < total ? [`_… ${plural(total - shown, 'more row')} left out to fit one comment; the full report lists every one._`, ''] : [];
 }
+
+/** A block folded under its summary line (a blank line after it, so the Markdown inside renders). */
+const folded = (summary: string, body: string[]) => (body.length ? ['<details>', `<summary>${summary}</summary>`, '', ...body, '</details>', ''] : []);
 
 function flagText(r: NumberRow, farOff: number): string {
   const flags: string[] = [];
@@ -56,7 +73,7 @@ function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited:
   if (!shown.length) return leftOut(0, rows.length);
   const head = withCited ? '| number | old | new | Δ% | cited in | note |\n|---|--:|--:|--:|---|---|' : '| number | old | new | Δ% | note |\n|---|--:|--:|--:|---|';
   const line = (r: NumberRow) => {
-    const cols = [code(r.id), r.old ? showEntry(r.old) : '—', r.new ? showEntry(r.new) : '—', r.kind === 'changed' ? formatChange(r.rel) : r.kind];
+    const cols = [code(r.id), r.old ? showEntry(r.old) : '—', r.new ? showEntry(r.new) : '—', r.kind === 'changed' && !r.valueSame ? formatChange(r.rel) : r.kind === 'changed' ? '0' : r.kind];
     if (withCited) cols.push(r.citedIn.slice(0, 2).join(', ') + (r.citedIn.length > 2 ? `, +${r.citedIn.length - 2}` : ''));
     cols.push(flagText(r, farOff));
     return `| ${cols.map(cell).join(' | ')} |`;
@@ -69,34 +86,54 @@ function append(out: string[], lines: readonly string[]): void {
   for (const l of lines) out.push(l);
 }
 
+function claimLine(c: ClaimChange): string {
+  const was = c.old?.status ?? 'absent';
+  const now = c.new?.status ?? 'removed';
+  const margin = c.new?.margin ?? c.old?.margin ?? '';
+  return `- ${code(c.id)} ${was} → **${now}**: “${cut(c.claim)}”${margin ? ` (${cut(margin)})` : ''}`;
+}
+
+/** The heading: the verdict when the build's outcome is known, then what changed, with the counts used below. */
+function heading(r: DiffResult, opts: MarkdownOptions, counted: number, figures: number, flipped: ClaimChange[]): string {
+  const changed = hasChanges(r) ? `${plural(counted, 'number')} and ${plural(figures, 'figure')} changed` : 'nothing changed';
+  const broken = flipped.filter((c) => c.new && FAILING.has(c.new.status)).length;
+  if (!opts.build) return `### Paper diff: ${changed}`;
+  const verdict = opts.build === 'success' ? 'Build passes' : opts.build === 'failure' ? 'Build fails' : `Build ${opts.build}`;
+  const tests = opts.tests === 'failure' ? ', tests fail' : '';
+  const claims = flipped.length ? `${plural(flipped.length, 'checked claim')} flipped${broken ? ` (${broken} no longer ${broken === 1 ? 'holds' : 'hold'})` : ''}; ` : '';
+  return `### ${verdict}${tests}: ${claims}${changed}`;
+}
+
 function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   const out: string[] = [COMMENT_MARKER];
   const changedFigures = r.figures.filter(figureChanged);
+  const flipped = r.claims.filter((c) => c.change === 'status');
+  const otherClaims = r.claims.filter((c) => c.change !== 'status');
+  // Counted: every number whose value moved, appeared or went; a value that stayed while its interval or spread moved is listed apart.
+  const counted = r.numbers.filter((n) => !n.valueSame);
+  const same = r.numbers.filter((n) => n.valueSame).sort(byImportance);
+  const cited = counted.filter((n) => n.citedIn.length).sort(byImportance);
+  const internal = counted.filter((n) => !n.citedIn.length && n.kind === 'changed').sort(byImportance);
+  const other = counted.filter((n) => !n.citedIn.length && n.kind !== 'changed');
   const report = opts.reportUrl ? `Full report: the [\`${REPORT_ARTIFACT}\` artifact](${opts.reportUrl}) of the CI run.` : opts.reportPath ? `Full report: ${code(opts.reportPath)}.` : '';
+
+  out.push(heading(r, opts, counted.length, changedFigures.length, flipped), '');
+  const head = r.headCommit ? `Commit ${code(r.headCommit.slice(0, 12))}` : code(r.current);
+  const stale = opts.build && r.headCommit ? ' A later push replaces this comment; until its run ends, a head other than this commit means the comment is stale.' : '';
   if (!hasChanges(r)) {
-    out.push('### Paper diff: nothing changed', '');
-    out.push(`No number or figure changed against ${code(r.base)} (${r.totalNumbers} numbers, ${r.sameFigures} figures).${report ? ` ${report}` : ''}`, '');
+    out.push(`${head} against ${code(r.base)}: no number or figure changed (${r.totalNumbers} numbers, ${r.sameFigures} figures).${report ? ` ${report}` : ''}${stale}`, '');
   } else {
-    const moved = r.numbers.filter((n) => n.kind === 'changed' && !n.valueSame).length;
-    out.push(`### Paper diff: ${plural(moved, 'number')} and ${plural(changedFigures.length, 'figure')} changed`, '');
-    out.push(`Against ${code(r.base)}: ${countsText(r)}.${report ? ` ${report}` : ''}`, '');
+    const k = (kind: NumberRow['kind']) => counted.filter((n) => n.kind === kind).length;
+    const parts = [`${k('changed')} moved`, `${k('added')} new`, `${k('removed')} removed`].join(', ');
+    const sameText = same.length ? `; ${plural(same.length, 'more number kept its value', 'more numbers kept their value')} with another interval or spread` : '';
+    out.push(`${head} against ${code(r.base)}. Numbers: ${parts} (${cited.length} cited; of ${r.totalNumbers})${sameText}. Figures: ${changedFigures.length} changed, ${r.sameFigures} the same.${report ? ` ${report}` : ''}${stale}`, '');
+  }
+  if (opts.build === 'failure' && !flipped.some((c) => c.new && FAILING.has(c.new.status))) {
+    out.push('No checked claim flipped: the build failed for another reason; the job log says which step.', '');
   }
 
-  const flags: string[] = [];
-  const left = r.numbers.filter((n) => n.neighbourhood === 'left');
-  const entered = r.numbers.filter((n) => n.neighbourhood === 'entered');
-  if (left.length) flags.push(`${plural(left.length, 'number')} LEFT the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${left.map((n) => code(n.id)).join(', ')}`);
-  if (entered.length) flags.push(`${plural(entered.length, 'number')} entered the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${entered.map((n) => code(n.id)).join(', ')}`);
-  const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
-  if (exact.length) flags.push(`${plural(exact.length, 'number')} exact by construction (settings, closed-form values) changed: a setting, constant or formula moved, never noise`);
-  const renderOnly = r.figures.filter((f) => f.renderOnly);
-  if (renderOnly.length) flags.push(`${plural(renderOnly.length, 'figure')} rendered to different pixels from an identical SVG (fonts or librsvg of this machine): not counted as changed`);
-  if (flags.length) append(out, [...flags.map((f) => `> ${f}  `), '']);
-
-  if (r.claims.length) {
-    out.push('#### Claims whose check changed', '', '| claim | was | now |', '|---|---|---|');
-    for (const c of r.claims) out.push(`| ${cell(`${code(c.id)} ${c.claim}`)} | ${cell(c.old ?? '—')} | ${cell(c.new ?? '—')} |`);
-    out.push('');
+  if (flipped.length) {
+    append(out, [`#### Claims that flipped (${flipped.length})`, '', ...flipped.slice(0, caps.flipped).map(claimLine), '', ...leftOut(Math.min(caps.flipped, flipped.length), flipped.length)]);
   }
 
   if (r.experiments.length) {
@@ -111,14 +148,16 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
     for (const [why, ids] of entries.slice(0, caps.why)) out.push(`- **${ids.join(', ')}**: ${why}`);
     append(out, ['', ...leftOut(Math.min(caps.why, entries.length), entries.length)]);
   }
-  if (r.unmoved.length) {
-    out.push(`Inputs changed but every output stayed the same: ${r.unmoved.map((u) => code(u.experiment)).join(', ')}.`, '');
-  }
 
-  const cited = r.numbers.filter((n) => n.citedIn.length).sort(byImportance);
-  const internal = r.numbers.filter((n) => !n.citedIn.length && n.kind === 'changed').sort(byImportance);
-  const other = r.numbers.filter((n) => !n.citedIn.length && n.kind !== 'changed');
-  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...numbersTable(cited, caps.cited, r.farOff, true)]);
+  const flags: string[] = [];
+  const left = r.numbers.filter((n) => n.neighbourhood === 'left');
+  const entered = r.numbers.filter((n) => n.neighbourhood === 'entered');
+  if (left.length) flags.push(`${plural(left.length, 'number')} LEFT the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${left.map((n) => code(n.id)).join(', ')}`);
+  if (entered.length) flags.push(`${plural(entered.length, 'number')} entered the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${entered.map((n) => code(n.id)).join(', ')}`);
+  const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
+  if (exact.length) flags.push(`${plural(exact.length, 'number')} exact by construction (settings, closed-form values) changed: a setting, constant or formula moved, never noise`);
+  if (flags.length) append(out, [...flags.map((f) => `> ${f}  `), '']);
+
   if (changedFigures.length) {
     out.push(`#### Figures that changed (${changedFigures.length})`, '', '| figure | pixels changed | data rows changed |', '|---|--:|--:|');
     for (const f of changedFigures.slice(0, caps.figures)) {
@@ -127,19 +166,32 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
     }
     append(out, ['', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length)]);
   }
-  if (internal.length) append(out, [`#### Internal numbers that moved (${internal.length})`, '', ...numbersTable(internal, caps.internal, r.farOff, false)]);
-  if (other.length) append(out, [`#### Internal numbers added or removed (${other.length})`, '', ...numbersTable(other, caps.other, r.farOff, false)]);
-  if (r.dataOnly.length) out.push(`Data changed without a figure change: ${r.dataOnly.map((d) => `${code(d.experiment)} (${plural(d.rows, 'row')})`).join(', ')}.`, '');
-  if (hasChanges(r)) {
-    out.push('<sub>Accept these outputs as the new baseline: `stopwatches snapshot` after a local build, or `stopwatches snapshot --from DIR` with this run\'s artifact, then give the reason for every changed number in the commit message.</sub>', '');
-  }
+  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...numbersTable(cited, caps.cited, r.farOff, true)]);
+
+  append(out, folded(`Internal numbers that moved (${internal.length})`, internal.length ? numbersTable(internal, caps.internal, r.farOff, false) : []));
+  append(out, folded(`Internal numbers added or removed (${other.length})`, other.length ? numbersTable(other, caps.other, r.farOff, false) : []));
+  append(out, folded(`Numbers whose value stayed while their interval or spread moved (${same.length})`, same.length ? numbersTable(same, caps.same, r.farOff, true) : []));
+  append(out, folded(`Claims whose margin moved, added or removed (${otherClaims.length})`, otherClaims.length ? [...otherClaims.slice(0, caps.margins).map(claimLine), '', ...leftOut(Math.min(caps.margins, otherClaims.length), otherClaims.length)] : []));
+  const notes: string[] = [];
+  if (r.unmoved.length) notes.push(`- Inputs changed but every output stayed the same: ${r.unmoved.map((u) => code(u.experiment)).join(', ')}.`);
+  if (r.dataOnly.length) notes.push(`- Data changed without a figure change: ${r.dataOnly.map((d) => `${code(d.experiment)} (${plural(d.rows, 'row')})`).join(', ')}.`);
+  const renderOnly = r.figures.filter((f) => f.renderOnly);
+  if (renderOnly.length) notes.push(`- ${plural(renderOnly.length, 'figure')} rendered to different pixels from an identical SVG (fonts or librsvg of this machine), not counted as changed: ${renderOnly.map((f) => code(f.key)).join(', ')}.`);
+  if (hasChanges(r)) notes.push("- Accept these outputs as the new baseline: `stopwatches snapshot` after a local build, or `stopwatches snapshot --from DIR` with this run's artifact, then give the reason for every changed number in the commit message.");
+  append(out, folded('Other notes', notes));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/** The comment when the build stopped before it produced any outputs: nothing to compare, the verdict alone. */
+export function renderNoBuild(head: string | null, base: string, opts: Pick<MarkdownOptions, 'reportUrl'> = {}): string {
+  const report = opts.reportUrl ? ` The job log: [the CI run](${opts.reportUrl}).` : '';
+  return `${COMMENT_MARKER}\n### Build fails: no outputs to compare\n\n${head ? `Commit ${code(head.slice(0, 12))}` : 'This build'} stopped before it wrote its numbers and figures, so nothing is compared with ${code(base)}.${report}\n`;
 }
 
 /** The Markdown summary, shortened until it fits `limit` characters. */
 export function renderMarkdown(r: DiffResult, opts: MarkdownOptions = {}): string {
   const limit = opts.limit ?? MARKDOWN_LIMIT;
-  const caps: Caps = { why: Infinity, cited: Infinity, figures: Infinity, internal: Infinity, other: Infinity };
+  const caps: Caps = { flipped: Infinity, why: Infinity, cited: Infinity, figures: Infinity, internal: Infinity, other: Infinity, margins: Infinity, same: Infinity };
   let md = render(r, opts, caps);
   for (const key of SHORTEN_ORDER) {
     for (const step of STEPS) {

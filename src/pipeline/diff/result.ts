@@ -18,9 +18,16 @@ import type { InputChange, WhyMap } from './why.ts';
 export interface ClaimChange {
   id: string;
   claim: string;
-  /** Status on each side (e.g. `holds`, `fails`), null when the claim is absent there. */
-  old: string | null;
-  new: string | null;
+  /** `status`: it flipped (holds → fails, …); `margin`: same status, another margin; or added, removed. */
+  change: 'status' | 'margin' | 'added' | 'removed';
+  /** Status (e.g. `holds`, `fails`) and margin on each side, null when the claim is absent there. */
+  old: ClaimState | null;
+  new: ClaimState | null;
+}
+
+export interface ClaimState {
+  status: string;
+  margin: string;
 }
 
 /** What the command layer hands the diff besides the two sides. */
@@ -45,6 +52,8 @@ export interface ExperimentChange {
 export interface DiffResult {
   base: string;
   current: string;
+  /** The commit the current outputs were built from (HEAD of the checkout), null outside git. */
+  headCommit: string | null;
   /** The commit the baseline's outputs belong to; null when unknown (a folder without source.json, no git). */
   baseCommit: string | null;
   /** Why the inputs were not compared, when they were not. */
@@ -90,6 +99,7 @@ export function computeDiff(base: Side, cur: Side, ctx: DiffContext = EMPTY_CONT
   return {
     base: base.label,
     current: cur.label,
+    headCommit: cur.commit,
     baseCommit: base.commit,
     whyNote: typeof why === 'string' ? why : null,
     claims: ctx.claimChanges?.(base, cur) ?? [],

@@ -4,6 +4,7 @@
 import { defineTool } from '../base/descriptor.ts';
 import { isObject, type Json } from '../base/reading.ts';
 import { aiperfAgreement } from './agreement.ts';
+import { importAiperfCsv, importGenaiPerfCsv, isAiperfCsv, isGenaiPerfCsv } from './csv-reader.ts';
 import { importAiperf, isAggregateExport } from './reader.ts';
 import { aiperfReport, aiperfSpeeds } from './report.ts';
 
@@ -51,10 +52,36 @@ export const aiperf = defineTool({
       aggregates: true,
       agreement: aiperfAgreement,
     },
+    {
+      id: 'aiperf-csv',
+      description: 'AIPerf profile_export_aiperf.csv, Oct 2025 and 0.8 (aggregates only)',
+      nameInSentence: 'an AIPerf CSV export',
+      sniff: {
+        text: (_text, firstLine) => (isAiperfCsv(firstLine) ? 3 : null),
+        fileName: (name) => (name.includes('profile_export_aiperf') && name.endsWith('.csv') ? 3 : null),
+      },
+      read: importAiperfCsv,
+      aggregates: true,
+      agreement: null,
+    },
+    {
+      id: 'genai-perf-csv',
+      description: 'GenAI-Perf (AIPerf’s predecessor) profile_export_genai_perf.csv, 0.0.x (aggregates only)',
+      nameInSentence: 'a GenAI-Perf CSV export',
+      sniff: {
+        text: (_text, firstLine) => (isGenaiPerfCsv(firstLine) ? 3 : null),
+        fileName: (name) => (name.includes('profile_export_genai_perf') && name.endsWith('.csv') ? 3 : null),
+      },
+      read: importGenaiPerfCsv,
+      aggregates: true,
+      agreement: null,
+    },
   ],
   versions: [
     'Oct 2025 schema: metadata.timestamp_ns, tags ttft / request_latency',
     'request_start_ns schema (2026)',
-    'aggregate export profile_export_aiperf.json: metrics under records (Oct 2025) or at the top level (from mid-Oct 2025)',
+    'aggregate export profile_export_aiperf.json: metrics under records (Oct 2025) or at the top level (from mid-Oct 2025; 0.8 adds schema_version 1.1 and a top-level metadata)',
+    'profile_export_aiperf.csv: without a sum column (Oct 2025), with sum and a GPU-telemetry table (0.8)',
+    'GenAI-Perf 0.0.x (AIPerf’s predecessor): profile_export_genai_perf.csv',
   ],
 });

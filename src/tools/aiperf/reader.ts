@@ -30,7 +30,7 @@
  *     (AIPerf's count: client tokenizer by default, server usage only with --use-server-token-count)
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { chunkTimesFromGaps, fail, isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { chunkTimesFromGaps, fail, isObject, parseJson, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { parsePythonJson, stripBom } from '../base/json-text.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
@@ -233,7 +233,6 @@ export function importAiperf(file: string, text: string, opts: ImportOptions, se
     reported[`${tag}.avg`] = { value: (values.reduce((a, b) => a + b, 0) / values.length) * unit.scale, unit: unit.unit };
   }
   if (Object.keys(own).length) notes.push('values under "reported" are means of AIPerf’s own per-record metrics over successful records');
-  if (records.every((x) => !x.ok)) fail(file, `no request succeeded (${Object.entries(failures).map(([k, v]) => `${v} × ${k}`).join(', ')}): there is nothing to compute`);
   return {
     file,
     format: 'aiperf',
@@ -259,25 +258,36 @@ const OWN_PER_REQUEST = ['inter_token_latency', 'output_token_throughput_per_use
 
 const OWN_UNITS: Record<string, { scale: number; unit: string }> = {
   inter_token_latency: { scale: 1e-3, unit: 's' },
-  output_token_throughput_per_user: { scale: 1, unit: 'tokens/s' },
+  output_token_throughput_per_user: { scale: 1, unit: 'tokens/s per user' },
   ttft: { scale: 1e-3, unit: 's' },
   time_to_first_token: { scale: 1e-3, unit: 's' },
   request_latency: { scale: 1e-3, unit: 's' },
 };
 
-/** Unit conversions of the aggregate export (`unit` as AIPerf writes it). */
-const AGG_UNITS: Record<string, { scale: number; unit: string }> = {
-  ms: { scale: 1e-3, unit: 's' },
-  ns: { scale: 1e-9, unit: 's' },
-  us: { scale: 1e-6, unit: 's' },
+/**
+ * Units of the aggregate export as AIPerf writes them (each metric's `unit`,
+ * from its MetricUnit / MetricOverTimeUnit: aiperf/common/enums/metric_enums.py),
+ * to SI; the written unit is kept beside. A unit not listed is kept as written.
+ */
+const AGG_UNITS: Record<string, KeyUnit> = {
+  ms: { scale: 1e-3, unit: 's', written: 'ms' },
+  ns: { scale: 1e-9, unit: 's', written: 'ns' },
+  us: { scale: 1e-6, unit: 's', written: 'us' },
   sec: { scale: 1, unit: 's' },
   s: { scale: 1, unit: 's' },
   tokens: { scale: 1, unit: 'tokens' },
   requests: { scale: 1, unit: 'requests' },
   'requests/sec': { scale: 1, unit: '1/s' },
   'tokens/sec': { scale: 1, unit: 'tokens/s' },
-  'tokens/sec/user': { scale: 1, unit: 'tokens/s' },
+  'tokens/sec/user': { scale: 1, unit: 'tokens/s per user' },
+  ratio: { scale: 1, unit: '1' },
+  '%': { scale: 1, unit: '%' },
+  count: { scale: 1, unit: 'count' },
+  KB: { scale: 1, unit: 'KB' },
 };
+
+/** The statistics of one aggregate metric that are reported, in this order (AIPerf writes p1 … p99, min, max, std, count, sum). */
+const AGG_STATS = ['avg', 'p50', 'p90', 'p99'];
 
 function parseWhole(body: string): JsonObject | null {
   try {
@@ -296,7 +306,8 @@ const isMetricResult = (v: Json | undefined): boolean => isObject(v) && typeof v
  * aiperf/common/models/export_models.py), each `{unit, avg, p1 … p99, std}`.
  */
 export function isAggregateExport(v: Json): boolean {
-  if (!isObject(v) || isObject(v.metadata)) return false;
+  // a profile_export.jsonl record has `metadata` and `metrics`; the 0.8 export (schema 1.1) has a top-level `metadata` of its own
+  if (!isObject(v) || isObject(v.metrics)) return false;
   if (isObject(v.records) && Object.values(v.records).some(isMetricResult)) return true;
   return ['request_latency', 'time_to_first_token', 'request_throughput', 'ttft'].some((k) => isMetricResult(v[k]));
 }
@@ -308,9 +319,9 @@ function importAggregate(r: Reader, doc: JsonObject): Imported {
   for (const [tag, m] of Object.entries(recs)) {
     if (!isObject(m) || /timestamp/.test(tag)) continue; // epoch timestamps are not quantities
     const u = AGG_UNITS[String(m.unit)] ?? { scale: 1, unit: String(m.unit ?? '') };
-    for (const stat of ['avg', 'p50', 'p99']) {
+    for (const stat of AGG_STATS) {
       const v = m[stat];
-      if (typeof v === 'number' && Number.isFinite(v)) reported[`${tag}.${stat}`] = { value: v * u.scale, unit: u.unit };
+      if (typeof v === 'number' && Number.isFinite(v)) reported[`${tag}.${stat}`] = reportedOf(v, u);
     }
   }
   const failures: Record<string, number> = {};
@@ -326,7 +337,7 @@ function importAggregate(r: Reader, doc: JsonObject): Imported {
   return {
     file: r.file,
     format: 'aiperf',
-    version: 'AIPerf aggregate export (profile_export_aiperf.json)',
+    version: `AIPerf${typeof doc.aiperf_version === 'string' ? ` ${doc.aiperf_version}` : ''} aggregate export (profile_export_aiperf.json${typeof doc.schema_version === 'string' ? `, schema ${doc.schema_version}` : ''})`,
     run: { records: [], source: AIPERF_SOURCE, maxConcurrency: typeof cfg.concurrency === 'number' ? cfg.concurrency : null, requestRate: null, startT: 0, endT: 0 },
     missing: ['aggregates only (profile_export_aiperf.json): no definition can be recomputed; the per-request profile_export.jsonl of the same run can be'],
     lacks: ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'],
@@ -335,5 +346,6 @@ function importAggregate(r: Reader, doc: JsonObject): Imported {
     lastTokenT: null,
     reported,
     failures,
+    ...(reported['request_count.avg'] ? { completed: { key: 'request_count', value: reported['request_count.avg'].value, unit: 'requests' } } : {}),
   };
 }

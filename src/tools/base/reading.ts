@@ -84,6 +84,15 @@ export function typeName(v: Json | undefined): string {
   return `a ${typeof v}`;
 }
 
+/**
+ * The one line for a run in which no request succeeded, in every format
+ * alike (the import refuses such a run: it measured nothing).
+ */
+export function noSuccessMessage(failures: Record<string, number>, how?: string): string {
+  const failed = Object.entries(failures).map(([k, v]) => `${v} × ${k}`).join(', ');
+  return `no request succeeded${failed ? ` (${failed})` : how ? ` (${how})` : ''}: the run measured nothing, so there is nothing to compute`;
+}
+
 /** Field accessors that fail with the field's path. */
 export class Reader {
   constructor(readonly file: string) {}
@@ -156,29 +165,48 @@ export function chunkTimesFromGaps(firstT: number, gaps: number[]): number[] {
   return out;
 }
 
+/**
+ * How a writer's number becomes a Reported: the factor to SI, the SI unit,
+ * and the unit the writer computed it in when that is another (`ms`, `ns`,
+ * `tokens/ns`, `1/min`), kept so the report prints the number as written.
+ */
+export interface KeyUnit {
+  scale: number;
+  unit: string;
+  written?: string;
+}
+
+/** A Reported from the number as written: SI value, and the written form when the units differ. */
+export function reportedOf(v: number, how: KeyUnit): Reported {
+  return how.written !== undefined && how.written !== how.unit ? { value: v * how.scale, unit: how.unit, written: { value: v, unit: how.written } } : { value: v * how.scale, unit: how.unit };
+}
+
 /** Copy the numeric top-level fields of a tool's summary whose name matches, converting units. */
-export function collectReported(
-  obj: JsonObject,
-  pick: (key: string) => { scale: number; unit: string } | null,
-): Record<string, Reported> {
+export function collectReported(obj: JsonObject, pick: (key: string) => KeyUnit | null): Record<string, Reported> {
   const out: Record<string, Reported> = {};
   for (const [k, v] of Object.entries(obj)) {
     if (typeof v !== 'number' || !Number.isFinite(v)) continue;
     const how = pick(k);
-    if (how) out[k] = { value: v * how.scale, unit: how.unit };
+    if (how) out[k] = reportedOf(v, how);
   }
   return out;
 }
 
-/** Unit of a vLLM/SGLang summary key (`mean_ttft_ms` → seconds, `request_throughput` → 1/s …). */
-export function summaryKeyUnit(key: string): { scale: number; unit: string } | null {
-  if (/_ms$/.test(key)) return { scale: 1e-3, unit: 's' };
+/**
+ * Unit of a vLLM/SGLang summary key, as vllm/benchmarks/serve.py and
+ * sglang bench_serving.py compute it (`mean_ttft_ms` milliseconds, `request_throughput`
+ * completed requests per second of `duration` …).
+ */
+export function summaryKeyUnit(key: string): KeyUnit | null {
+  if (/_ms$/.test(key)) return { scale: 1e-3, unit: 's', written: 'ms' };
   if (key === 'duration') return { scale: 1, unit: 's' };
   if (/^(request_throughput|request_goodput)$/.test(key)) return { scale: 1, unit: '1/s' };
   if (/throughput|tokens_per_s|_per_s$/.test(key)) return { scale: 1, unit: 'tokens/s' };
   if (/^(completed|failed|max_concurrent_requests)$/.test(key)) return { scale: 1, unit: 'requests' };
   if (/^total_.*tokens/.test(key)) return { scale: 1, unit: 'tokens' };
   if (key === 'concurrency') return { scale: 1, unit: 'requests' };
+  // audio seconds per wall-clock second (serve.py: total audio duration / duration)
+  if (key === 'rtfx') return { scale: 1, unit: '1' };
   return null;
 }
 
@@ -233,6 +261,7 @@ export function selectRun<T, R extends { run: { records: unknown[] }; missing: s
     ...first,
     run: { ...first.run, records: [] },
     reported: {},
+    completed: undefined,
     runs,
     missing: [`the file holds ${entries.length} ${what}: their own aggregates are shown side by side; recompute one with --entry ${ok.length === 1 ? ok[0] : `N (N = ${ok.join(', ')})`}`],
     lacks: ['records'],

@@ -19,6 +19,12 @@ export interface Reported {
   unit: string;
   /** The digits as written, when the value is an integer a double cannot hold exactly (LoadGen's 64-bit seeds). */
   exact?: string;
+  /**
+   * The number as the file wrote it and the unit its writer computed it in
+   * (`mean_ttft_ms`: 111.2 ms; LoadGen's `result_token_throughput`: tokens/ns),
+   * when that differs from `value`/`unit`; what the report prints under the key's name.
+   */
+  written?: { value: number; unit: string };
 }
 
 /** One run of a file that holds several (appended JSON lines, a GuideLLM sweep). */
@@ -72,6 +78,13 @@ export interface ImportResult {
   reported: Record<string, Reported>;
   /** When the file keeps only a sample of the requests the tool measured (GuideLLM's sample_requests): how many successful requests the tool counted. */
   sampledFrom?: number;
+  /**
+   * An aggregate-only file's own count of what completed (vLLM's `completed`,
+   * AIPerf's `request_count`, LoadGen's `result_query_count` …), under its key
+   * and in its unit (requests, queries, samples): the header's count when
+   * there are no records. A count of 0 makes the file a run with no success.
+   */
+  completed?: { key: string; value: number; unit: string };
   /** Failed requests by reason as the file records them (`HTTP 429`: 130); empty when none failed. */
   failures: Record<string, number>;
   /** Every run of a multi-run file when no --entry was given (then run.records is empty). */

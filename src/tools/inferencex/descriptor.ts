@@ -1,7 +1,8 @@
 /**
- * SemiAnalysis InferenceX: its definitions are read and applied; the project reads no result file of its own format.
+ * SemiAnalysis InferenceX: its definitions, and its result files (aggregates only).
  */
 import { defineTool } from '../base/descriptor.ts';
+import { importInferencex, isInferencexObject } from './reader.ts';
 import { inferencexReport, inferencexSpeeds } from './report.ts';
 
 export const inferencex = defineTool({
@@ -34,8 +35,22 @@ export const inferencex = defineTool({
   },
   report: inferencexReport,
   speeds: inferencexSpeeds,
-  formats: [],
+  formats: [
+    {
+      id: 'inferencex',
+      description: 'InferenceX result JSON: one flat result object, or agg_bmk.json (a JSON array of them); aggregates only',
+      nameInSentence: 'an InferenceX result',
+      sniff: {
+        json: (v) => (isInferencexObject(v) || (Array.isArray(v) && v.length > 0 && v.every(isInferencexObject)) ? 21 : null),
+        fileName: (name) => (name === 'agg_bmk.json' || name.endsWith('_agg_bmk.json') ? 21 : null),
+      },
+      read: importInferencex,
+      aggregates: true,
+      agreement: null,
+    },
+  ],
   versions: [
     'the fixed-sequence lane (inferencex-e2e/infx) with the bench_serving client',
+    'result JSON of the agentic lane (from AIPerf’s aggregate export, times in seconds) and agg_bmk.json, 2026',
   ],
 });

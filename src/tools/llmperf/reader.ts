@@ -22,7 +22,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { LLMPERF_VERSION_LABELS, type LlmperfVersion } from './definitions.ts';
-import { collectReported, isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { collectReported, isObject, noSuccessMessage, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
 export const LLMPERF_SOURCE = 'llmperf';
@@ -124,7 +124,7 @@ function importIndividual(r: Reader, doc: Json[]): Imported {
       preemptions: null,
     });
   });
-  if (okValues.length === 0) r.fail(`no request succeeded (${Object.entries(failures).map(([k, v]) => `${v} × ${k}`).join(', ')}): there is nothing to compute`);
+  if (okValues.length === 0) r.fail(noSuccessMessage(failures));
   const version = llmperfVersionOf(okValues);
 
   const reported: Record<string, Reported> = {};

@@ -71,7 +71,8 @@ function fromObject(r: Reader, obj: JsonObject): Imported {
     missing.push('no per-request arrays (run without --output-details): no records, so no definition can be recomputed; only the tool’s own aggregates are shown');
     lacks.add('records').add('chunkTimes').add('firstToken').add('inputTokens').add('outputTokens');
     const run: BenchmarkRun = { records: [], ...base };
-    return { file: r.file, format: 'sglang', version, run, missing, lacks: [...lacks], notes, clock: 'none (aggregates only)', lastTokenT: null, reported, failures };
+    const completed = typeof obj.completed === 'number' ? { completed: { key: 'completed', value: obj.completed, unit: 'requests' } } : {};
+    return { file: r.file, format: 'sglang', version, run, missing, lacks: [...lacks], notes, clock: 'none (aggregates only)', lastTokenT: null, reported, failures, ...completed };
   }
   const ttfts = r.array(obj.ttfts, 'ttfts');
   const n = ttfts.length;

@@ -11,6 +11,8 @@ import { vllmReport, vllmSpeeds } from './report.ts';
 /** Keys of vLLM's result dict (serve.py `benchmark`, `--save-result`). */
 const VLLM_KEYS = ['start_times', 'queue_times', 'latencies', 'mean_e2el_ms', 'endpoint_type', 'num_prompts', 'mean_ttft_ms', 'request_throughput'];
 
+const isVllmObject = (v: Json): boolean => isObject(v) && VLLM_KEYS.some((k) => k in v);
+
 export const vllm = defineTool({
   id: 'vllm',
   name: 'vLLM bench serve',
@@ -42,10 +44,11 @@ export const vllm = defineTool({
   formats: [
     {
       id: 'vllm',
-      description: 'vLLM benchmark_serving.py / vllm bench serve --save-result JSON, 2024 (ttfts/itls, no start_times) to 2026 (start_times, latencies, queue_times); --append-result JSON lines',
+      description: 'vLLM benchmark_serving.py / vllm bench serve --save-result JSON, 2024 (ttfts/itls, no start_times) to 2026 (start_times, latencies, queue_times); --append-result JSON lines; vllm bench sweep summary.json (a JSON array of runs)',
       nameInSentence: 'a vLLM benchmark result',
       // the loosest of the key tests: SGLang writes many of vLLM's keys, so its own keys rank first
-      sniff: { json: (v: Json) => (isObject(v) && VLLM_KEYS.some((k) => k in v) ? 26 : null) },
+      // (a `vllm bench sweep` summary.json is a JSON array of such objects)
+      sniff: { json: (v: Json) => (isVllmObject(v) || (Array.isArray(v) && v.length > 0 && v.every(isVllmObject)) ? 26 : null) },
       read: importVllm,
       aggregates: true,
       agreement: vllmAgreement,
@@ -54,5 +57,6 @@ export const vllm = defineTool({
   versions: [
     'benchmarks/benchmark_serving.py (2024): ttfts, itls, input_lens, output_lens; no start_times or latencies; E2E named *_latency_ms',
     'vllm bench serve (vllm/benchmarks/serve.py): start_times, latencies, queue_times; E2E named *_e2el_ms',
+    'vllm bench sweep summary.json (0.25): a JSON array of the runs’ vllm bench serve results, each with run_number and the swept server settings',
   ],
 });

@@ -43,19 +43,31 @@ export const VLLM_SOURCE = 'vllm-bench-serve';
 
 export function importVllm(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const entries = parseJsonOrLines(file, text);
+  const doc = parseJsonOrLines(file, text);
+  // `vllm bench sweep` writes summary.json as one JSON array of the runs' results
+  const sweep = doc.length === 1 && Array.isArray(doc[0]);
+  const entries = sweep ? (doc[0] as Json[]) : doc;
   const label = (e: Json): string => {
     if (!isObject(e)) return 'not a result object';
     const rate = e.request_rate === Infinity ? 'inf' : e.request_rate;
-    return `rate ${rate ?? '?'}, max concurrency ${e.max_concurrency ?? 'none'}, ${e.num_prompts ?? '?'} prompts`;
+    // a sweep's other keys beside the result are the swept server settings (max_num_seqs …)
+    const swept = sweep ? Object.keys(e).filter((k) => k !== 'run_number' && !KNOWN_RESULT_KEYS.test(k) && (typeof e[k] === 'number' || typeof e[k] === 'string')) : [];
+    return [
+      ...(sweep && e.run_number !== undefined ? [`run ${e.run_number}`] : []),
+      ...swept.map((k) => `${k} ${e[k]}`),
+      `rate ${rate ?? '?'}, max concurrency ${e.max_concurrency ?? 'none'}, ${e.num_prompts ?? '?'} prompts`,
+    ].join(', ');
   };
-  return selectRun(file, entries, opts.entry, 'results (appended with --append-result)', (obj) => {
+  return selectRun(file, entries, opts.entry, sweep ? 'runs (a vllm bench sweep summary)' : 'results (appended with --append-result)', (obj) => {
     if (!isObject(obj) || seen.recognise(obj) !== 'vllm') {
       r.fail(`not a vLLM benchmark result: no start_times, ttfts, mean_ttft_ms or request_throughput at the top level${seen.looksLike}`);
     }
     return vllmObjectToImport(r, obj);
   }, label);
 }
+
+/** Keys every `vllm bench serve` result holds (serve.py `benchmark` and `save_to_pytorch_benchmark_format` callers); the rest of a sweep entry is its swept settings. */
+const KNOWN_RESULT_KEYS = /^(date|endpoint_type|backend|label|model_id|tokenizer_id|best_of|num_prompts|request_rate|burstiness|max_concurrency|duration|completed|failed|total_input_tokens|total_output_tokens|request_throughput|request_goodput|output_throughput|total_token_throughput|max_output_tokens_per_s|max_concurrent_requests|rtfx|(mean|median|std|p[\d.]+)_\w+_ms)$/;
 
 /** Which writer made the file, from the keys it holds. */
 function vllmVersion(obj: JsonObject): string {
@@ -88,7 +100,7 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
     missing.push('no per-request data (saved without --save-detailed): no definition can be recomputed; the tool’s own aggregates are shown');
     lacks.add('records').add('timeline').add('schedule').add('chunkTimes').add('chunkTokens').add('firstToken');
     const run: BenchmarkRun = { records: [], source: VLLM_SOURCE, maxConcurrency, requestRate, startT: 0, endT: durationRaw ?? 0 };
-    return { file: r.file, format: 'vllm', version, run, missing, lacks: [...lacks], notes, clock: 'none (aggregates only)', lastTokenT: null, reported, failures };
+    return { file: r.file, format: 'vllm', version, run, missing, lacks: [...lacks], notes, clock: 'none (aggregates only)', lastTokenT: null, reported, failures, ...completedOf(obj, reported) };
   }
   if (startTimes === undefined || startTimes === null) return ownClockImport(r, obj, { version, reported, missing, lacks, notes, requestRate, maxConcurrency, duration: durationRaw, failures });
   const duration = durationRaw ?? NaN;
@@ -210,6 +222,18 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
     lastTokenT: null,
     reported,
   };
+}
+
+/**
+ * What an aggregate-only result says completed: its `completed` count; a file
+ * without one (older writers) whose every latency aggregate is 0.0 is a run in
+ * which nothing succeeded (serve.py writes 0 for the statistics of an empty list).
+ */
+function completedOf(obj: JsonObject, reported: ImportResult['reported']): Pick<Imported, 'completed'> {
+  if (typeof obj.completed === 'number') return { completed: { key: 'completed', value: obj.completed, unit: 'requests' } };
+  const latencies = Object.keys(reported).filter((k) => /_ms$/.test(k));
+  if (latencies.length > 0 && latencies.every((k) => reported[k].value === 0)) return { completed: { key: `every *_ms aggregate is 0.0 (${latencies.length} keys), so completed`, value: 0, unit: 'requests' } };
+  return {};
 }
 
 interface OwnClockContext {
