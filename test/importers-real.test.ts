@@ -41,6 +41,7 @@ interface Out {
   agreement: Agreement[];
   rows: Row[];
   notes: string[];
+  missing: string[];
   runs?: { index: number; label: string; reported: Record<string, { value: number; unit: string }> }[];
   completed?: { key: string; value: number; unit: string };
 }
@@ -255,16 +256,49 @@ describe('MLPerf LoadGen', () => {
     expect(value(o, 'mlperf', 'result_completed_samples_per_sec')).toBeCloseTo(detail.reported.result_completed_samples_per_sec.value, 0);
     expect(value(o, 'mlperf', 'result_completed_tokens_per_second')).toBeNull();
     expect(value(o, 'vllm', 'request_throughput')).toBeGreaterThan(90);
+    // no Token_Latency counters in this trace: nothing was matched by scheduled time, and the note says only what is true
+    expect(o.notes.join(' ')).not.toMatch(/matched to samples by scheduled time/);
+    expect(o.missing.join(' ')).toMatch(/no first-token events/);
+    // a definition refused without a reason is named, not only counted
+    const text = await runCli(['metrics', real('scc24-server-demo_mlperf_log_trace.json')]);
+    for (const line of text.out.split('\n').filter((l) => /^  no value/.test(l))) expect(line).toMatch(/\((\w+: [\w.]+(, [\w.]+)*(; )?)+\)$/);
   });
   it('detail logs: result_* typed by what they are, 64-bit seeds exact', async () => {
     const o = await metricsJson(real('v6.0-amd-mi355x-llama2-70b-interactive_mlperf_log_detail.txt'));
     expect(o.version).toMatch(/6\.0\.5/);
-    expect(o.reported.result_overlatency_query_count).toEqual({ value: 3366912, unit: 'queries' });
+    // results.cc counts it over sample_latencies (the Server scenario has one sample per query): samples
+    expect(o.reported.result_overlatency_query_count).toEqual({ value: 3366912, unit: 'samples' });
     expect(o.reported.result_time_to_output_token_mean.unit).toBe('s');
     expect(o.reported.result_completed_tokens_per_second.unit).toBe('tokens/s');
     expect(o.reported.effective_sample_index_rng_seed.exact).toBe('14276810075590677512');
     const text = await runCli(['metrics', real('v6.0-amd-mi355x-llama2-70b-interactive_mlperf_log_detail.txt')]);
     expect(text.out).toMatch(/effective_sample_index_rng_seed\s+14276810075590677512/);
+  });
+  it('LoadGen 5.1 SingleStream detail log: result_token_throughput is tokens per nanosecond, as results.cc computes it', async () => {
+    const o = await metricsJson(real('v5.1-intel-b60-llama31-8b-edge-singlestream_mlperf_log_detail.txt'));
+    // token_count / (sample_latency_mean [ns] × sample_count): 3.77261e-08 tokens/ns = 37.7261 tokens/s,
+    // beside …_with_loadgen_overhead = token_count / final_query_issued_time [s] = 37.7323 tokens/s
+    expect(o.reported.result_token_throughput).toEqual({ value: expect.closeTo(37.7261, 9), unit: 'tokens/s', written: { value: 3.77261e-8, unit: 'tokens/ns' } });
+    expect(o.reported.result_token_throughput_with_loadgen_overhead).toEqual({ value: 37.7323, unit: 'tokens/s' });
+    expect(o.reported.result_qps_with_loadgen_overhead.unit).toBe('queries/s');
+    // early_stopping_latency_ss and _ms are both nanoseconds (QuerySampleLatency)
+    expect(o.reported.early_stopping_latency_ms).toMatchObject({ written: { value: 333755801, unit: 'ns' } });
+    expect(o.reported['early_stopping_ttft_90.0th_percentile_estimate'].written!.value).toBe(272739682);
+    expect(o.reported['early_stopping_tpot_90.0th_percentile_estimate'].written!.value).toBe(26493158);
+    expect(o.completed).toEqual({ key: 'result_query_count', value: 5000, unit: 'queries' });
+    expect(o.notes.join(' ')).toMatch(/sample_concatenate_permutation was set to true.*generated_samples_per_query is 1/);
+  });
+  it('the summary with two early-stopping sections: TTFT and TPOT kept apart, TPS with its unit, the warning kept', async () => {
+    const o = await metricsJson(real('v5.1-intel-b60-llama31-8b-edge-singlestream_mlperf_log_summary.txt'));
+    // the file's lines (read by hand): TTFT estimates 272739682 / 333755801 ns, TPOT 26493158 / 27141604 ns
+    expect(o.reported['early_stopping_ttft_90.0th_percentile_estimate'].written).toEqual({ value: 272739682, unit: 'ns' });
+    expect(o.reported['early_stopping_ttft_99.0th_percentile_estimate'].written).toEqual({ value: 333755801, unit: 'ns' });
+    expect(o.reported['early_stopping_tpot_90.0th_percentile_estimate'].written).toEqual({ value: 26493158, unit: 'ns' });
+    expect(o.reported['early_stopping_tpot_99.0th_percentile_estimate'].written).toEqual({ value: 27141604, unit: 'ns' });
+    expect(o.reported['tps_w/_loadgen_overhead']).toEqual({ value: 37.73, unit: 'tokens/s' });
+    expect(o.reported['qps_w/_loadgen_overhead']).toEqual({ value: 0.29, unit: 'queries/s' });
+    expect(o.reported.performance_sample_count.unit).toBe('samples');
+    expect(o.notes.join(' ')).toMatch(/sample_concatenate_permutation was set to true/);
   });
   it('the human-readable summary', async () => {
     const o = await metricsJson(real('scc24-server-demo_mlperf_log_summary.txt'));

@@ -47,6 +47,7 @@ export function register(program: Command): void {
     .option('--format <name>', `${formatIds()} (default: detected)`)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
+    .addHelpText('after', () => `\nFormats read (--format; by default the content tells):\n${FORMATS.map((f) => `  ${f.id}: ${f.description}`).join('\n')}\n`)
     .option('--to <format>', 'write the recomputation to OUT instead of printing it: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)')
     .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
     .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', numberOption('--llmperf-extra-messages', { min: 0, max: 8, integer: true }))
@@ -62,7 +63,7 @@ export function register(program: Command): void {
       if ((opts.ttftDeadline === undefined) !== (opts.tbtDeadline === undefined)) {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
-      const input = loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry });
       const run = input.run;
       // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
       const llmperfFile = input.format === 'llmperf';
