@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom } from '../src/format/value.ts';
+import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom, valueOrModes } from '../src/format/value.ts';
 import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
@@ -53,6 +53,12 @@ describe('number formatting', () => {
     expect(pickFrom('x', nv, 'seeds-max')).toEqual({ value: 58.9 });
     expect(() => pickFrom('y', { value: 1, unit: 'ms', n: null, interval: null }, 'upper-mode')).toThrow('y has no spread over seeds');
     expect(() => pickFrom('z', { ...nv, spread: { ...nv.spread, modes: undefined } }, 'lower-mode')).toThrow('z is not bimodal over its 20 seeds');
+  });
+  it('a number whose seeds split is printed as its two modes, never as a median no seed has', () => {
+    const lattice = { value: 5.335, unit: 'req/s', n: null, interval: null, seeds: 20, spread: { min: 5.02, q1: 5.02, median: 5.335, q3: 5.65, max: 5.65, modes: [{ min: 5.02, median: 5.02, max: 5.02, seeds: 10 }, { min: 5.65, median: 5.65, max: 5.65, seeds: 10 }] as [never, never] } };
+    expect(valueOrModes(lattice)).toBe('split: 10 of 20 seeds at 5.02\u00a0req/s, 10 at 5.65\u00a0req/s');
+    expect(valueOrModes({ ...lattice, spread: { ...lattice.spread, modes: [{ min: 5, median: 5.02, max: 5.1, seeds: 10 }, { min: 5.6, median: 5.65, max: 5.7, seeds: 10 }] as [never, never] } })).toBe('split: 10 of 20 seeds near 5.02\u00a0req/s, 10 near 5.65\u00a0req/s');
+    expect(valueOrModes({ ...lattice, spread: { ...lattice.spread, modes: undefined } })).toBe('5.34\u00a0req/s');
   });
   it('prints whole counts without decimals', () => {
     expect(formatValue(47, 'preemptions')).toBe('47\u00a0preemptions');

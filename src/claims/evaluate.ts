@@ -83,7 +83,7 @@ function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): 
  * the distribution, not one draw.
  */
 function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): NumberEntry | undefined {
-  const m = /^(.*)@(lo|hi|median|seeds-min|seeds-max|lower-mode|upper-mode|lower-mode-seeds|upper-mode-seeds)$/.exec(id);
+  const m = /^(.*)@(lo|hi|median|seeds-min|seeds-max|lower-mode|upper-mode|lower-mode-seeds|upper-mode-seeds|lower-mode-min|lower-mode-max|upper-mode-min|upper-mode-max)$/.exec(id);
   if (!m) return numbers[id];
   const base = numbers[m[1]];
   if (!base) return undefined;
@@ -99,7 +99,9 @@ function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): Num
   const modes = base.spread.modes;
   if (!modes || modes.length < 2) return undefined;
   const mode = part.startsWith('lower') ? modes[0] : modes[modes.length - 1];
-  return part.endsWith('-seeds') ? { value: mode.seeds, unit: 'seeds' } : { value: mode.median, unit: base.unit };
+  if (part.endsWith('-seeds')) return { value: mode.seeds, unit: 'seeds' };
+  if (part.endsWith('-min') || part.endsWith('-max')) return { value: mode[part.endsWith('-min') ? 'min' : 'max'], unit: base.unit };
+  return { value: mode.median, unit: base.unit };
 }
 
 /**

@@ -64,11 +64,11 @@ export function register(program: Command): void {
       if ((opts.ttftDeadline === undefined) !== (opts.tbtDeadline === undefined)) {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
-      const input = loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry });
       if (opts.with !== undefined) {
         const check = formatById(input.format)!.agreementWith;
         if (!check || !input.reported) throw new UserError(`--with: ${file} (--format ${input.format}) is not checked against another file’s records; --with is for aggregate-only files of: ${FORMATS.filter((f) => f.agreementWith).map((f) => f.id).join(', ')}`);
-        const rec = loadMetricsInput(opts.with, {});
+        const rec = await loadMetricsInput(opts.with, {});
         if (!check.recordFormats.includes(rec.format) || rec.run.records.length === 0) {
           throw new UserError(`${opts.with}: --with needs the per-request records of the same run (${check.recordFormats.join(', ')}); this file is --format ${rec.format}${rec.run.records.length === 0 ? ' without per-request records' : ''}`);
         }

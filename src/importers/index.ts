@@ -12,6 +12,7 @@
 import { UserError } from '../errors.ts';
 import type { Agreement, ImportOptions, Imported, ImportResult } from '../tools/base/result.ts';
 import { noSuccessMessage } from '../tools/base/reading.ts';
+import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 import { FORMATS, formatById, TOOLS } from '../tools/registry.ts';
 import { formatFromName, nameOf, recognition, sniffText } from './detect.ts';
 
@@ -54,7 +55,27 @@ export function importResult(path: string, text: string, opts: ImportOptions = {
     // A readable file of another tool: say which, instead of a parse error of the wrong reader.
     throw new UserError(`${path}: not ${nameOf(format)} (--format ${format}); it looks like ${nameOf(seen)}: use --format ${seen}, or leave --format out`);
   }
-  const res = formatById(format)!.read(path, text, opts, recognition(seen));
+  return checked(path, formatById(format)!.read(path, text, opts, recognition(seen)));
+}
+
+/** Import a file stored as an SQLite database from its tables (read once by src/importers/sqlite.ts); the format is detected unless given. */
+export function importTables(path: string, tables: SqliteTables, opts: ImportOptions = {}): ImportResult {
+  let best: string | null = null;
+  let rank = Infinity;
+  for (const f of FORMATS) {
+    const r = f.readTables && f.sniff.tables ? f.sniff.tables(tables) : null;
+    if (r !== null && r < rank) [best, rank] = [f.id, r];
+  }
+  const format = opts.format ?? best;
+  const names = Object.keys(tables).join(', ') || 'none';
+  if (format === null) throw new UserError(`${path}: an SQLite database whose tables (${names}) no supported tool writes; supported formats: ${FORMAT_LIST}`);
+  const reader = formatById(format)!.readTables;
+  if (!reader) throw new UserError(`${path}: an SQLite database, not ${nameOf(format)} (--format ${format})${best ? `; it looks like ${nameOf(best)}: use --format ${best}, or leave --format out` : ''}`);
+  return checked(path, reader(path, tables, opts));
+}
+
+/** The checks every import ends with, and the agreement with the file's own aggregates. */
+function checked(path: string, res: Imported): ImportResult {
   const recs = res.run.records;
   // a run with no successful request is refused alike in every format, from its records or its own count
   if ((recs.length > 0 && recs.every((r) => !r.ok)) || (recs.length === 0 && !res.runs && res.completed?.value === 0)) {

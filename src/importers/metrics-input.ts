@@ -11,7 +11,8 @@ import type { BenchmarkRun } from '../tools/base/records.ts';
 import type { Agreement, Capability, ImportResult, Reported, RunEntry } from '../tools/base/result.ts';
 import { formatById } from '../tools/registry.ts';
 import { SIMULATOR_FORMAT } from '../tools/sim/reader.ts';
-import { importResult, parseFormat } from './index.ts';
+import { importResult, importTables, parseFormat } from './index.ts';
+import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 
 export interface MetricsInput {
   run: BenchmarkRun;
@@ -38,6 +39,16 @@ export function metricsInput(path: string, text: string, opts: { format?: string
     if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, text, err.message));
     throw err;
   }
+  return fromImport(res);
+}
+
+/** The same for a file stored as an SQLite database, from its tables. */
+export function metricsInputFromTables(path: string, tables: SqliteTables, opts: { format?: string; entry?: number }): MetricsInput {
+  const format = opts.format === undefined ? undefined : parseFormat(opts.format);
+  return fromImport(importTables(path, tables, { format, entry: opts.entry }));
+}
+
+function fromImport(res: ImportResult): MetricsInput {
   const lacks = [...res.lacks];
   // Without chunk times, the last token's time is known only where the reader kept it.
   if (lacks.includes('chunkTimes') && !lacks.includes('lastToken') && !res.run.records.some((r) => r.ok && r.lastTokenT != null)) lacks.push('lastToken');

@@ -8,6 +8,7 @@
 import type { ResultFormat, ToolDescriptor } from './base/descriptor.ts';
 import { aiperf } from './aiperf/descriptor.ts';
 import { etalon } from './etalon/descriptor.ts';
+import { evalscope } from './evalscope/descriptor.ts';
 import { guidellm } from './guidellm/descriptor.ts';
 import { inferencePerf } from './inference-perf/descriptor.ts';
 import { inferencex } from './inferencex/descriptor.ts';
@@ -30,6 +31,7 @@ export const TOOLS: readonly ToolDescriptor[] = [
   etalon,
   inferencePerf,
   llmd,
+  evalscope,
 ];
 
 /** Every result format, in the registry's order (ties in detection go to the earlier). */

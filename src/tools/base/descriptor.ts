@@ -12,7 +12,8 @@
 import type { Json } from './json-text.ts';
 import type { BenchmarkRun, Capability } from './records.ts';
 import type { PerUserSpeedOptions, ReportOptions, ReportRow, SpeedRow } from './report-rows.ts';
-import type { Agreement, Imported, ReadFile, Reported } from './result.ts';
+import type { Agreement, ImportOptions, Imported, ReadFile, Reported } from './result.ts';
+import type { SqliteTables } from './sqlite-tables.ts';
 
 /** One file of the tool's source that a definition was read from. */
 export interface SourceFile {
@@ -65,6 +66,8 @@ export interface Sniff {
   text?: (text: string, firstLine: string) => number | null;
   json?: (value: Json) => number | null;
   fileName?: (lowerCaseName: string) => number | null;
+  /** For a format stored as an SQLite database: its tables and columns. */
+  tables?: (tables: SqliteTables) => number | null;
 }
 
 /** One result-file format of a tool. */
@@ -77,6 +80,8 @@ export interface ResultFormat {
   nameInSentence: string;
   sniff: Sniff;
   read: ReadFile;
+  /** For a format stored as an SQLite database: the reader of its tables (then `read` only explains that the file is read from its bytes). */
+  readTables?: (file: string, tables: SqliteTables, opts: ImportOptions) => Imported;
   /** Whether its files carry the tool's own aggregates (the simulator's carry none: `--json` says null rather than {}). */
   aggregates: boolean;
   /** The file's own aggregates beside the same quantities recomputed from its per-request data; null where the format keeps no aggregates to check. */
