@@ -14,7 +14,9 @@ import type { Agreement, ImportOptions, Imported, ImportResult } from '../tools/
 import { noSuccessMessage } from '../tools/base/reading.ts';
 import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 import { FORMATS, formatById, TOOLS } from '../tools/registry.ts';
-import { formatFromName, nameOf, recognition, sniffText } from './detect.ts';
+import { formatFromName, nameOf, recognition, sniffInput } from './detect.ts';
+import { textInput, type ResultInput } from '../tools/base/input.ts';
+import { isJsonLines, readJsonDocument } from '../tools/base/reading.ts';
 
 export { detectFormat } from './detect.ts';
 export { toVllmResult } from '../tools/vllm/reader.ts';
@@ -35,15 +37,18 @@ export function computeAgreement(res: Imported): Agreement[] {
   return formatById(res.format)?.agreement?.(res) ?? [];
 }
 
-/** Import from text already read; the format is detected unless given. */
-export function importResult(path: string, text: string, opts: ImportOptions = {}): ImportResult {
-  if (text.replace(/^\uFEFF/, '').trim() === '') throw new UserError(`${path}: is empty`);
-  const seen = sniffText(text);
+/** Import from an input (or text already read); the format is detected unless given. */
+export function importResult(path: string, source: string | ResultInput, opts: ImportOptions = {}): ImportResult {
+  const input = typeof source === 'string' ? textInput(path, source) : source;
+  if (input.whole && input.head.replace(/^\uFEFF/, '').trim() === '') throw new UserError(`${path}: is empty`);
+  const seen = sniffInput(input);
   let format = opts.format;
   if (format === undefined) {
     const detected = seen ?? formatFromName(path);
+    // a large document that does not parse: its own error (parsed once, in recognition), not "cannot tell"
+    if (detected === null && !input.whole && /^[[{]/.test(input.head.replace(/^\uFEFF/, '').trimStart()) && !isJsonLines(input)) readJsonDocument(input);
     if (detected === null) {
-      const head = text.replace(/^\uFEFF/, '').trimStart()[0];
+      const head = input.head.replace(/^\uFEFF/, '').trimStart()[0];
       const json = head === '{' || head === '[';
       throw new UserError(
         `${path}: cannot tell which tool wrote this file${json ? ' (JSON, but none of the keys a supported tool writes)' : ''}; ` +
@@ -55,7 +60,7 @@ export function importResult(path: string, text: string, opts: ImportOptions = {
     // A readable file of another tool: say which, instead of a parse error of the wrong reader.
     throw new UserError(`${path}: not ${nameOf(format)} (--format ${format}); it looks like ${nameOf(seen)}: use --format ${seen}, or leave --format out`);
   }
-  return checked(path, formatById(format)!.read(path, text, opts, recognition(seen)));
+  return checked(path, formatById(format)!.read(path, input, opts, recognition(seen)));
 }
 
 /** Import a file stored as an SQLite database from its tables (read once by src/importers/sqlite.ts); the format is detected unless given. */

@@ -11,7 +11,8 @@
  * chunk. End: last content chunk. Streaming metrics need `--streaming` (off by default).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { chunkGaps, collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
+import { pooledChunkGaps } from '../base/series.ts';
+import { collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
 import { linearPercentile, sortAsc } from '../../stats/percentile.ts';
 
 /** AIPerf TTFT: `content_responses[0].perf_ns − start_perf_ns`. ttft_metric.py. */
@@ -151,8 +152,7 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
     const c = collect(recs, f);
     return summarize(c.values, { unit, percents, excluded: c.excluded });
   };
-  const icl: number[] = [];
-  for (const r of recs) for (const g of chunkGaps(r)) icl.push(g);
+  const icl = pooledChunkGaps(run); // chunkGaps of every successful request
   const D = aiperfDuration(run);
   let osl = 0;
   let isl = 0;

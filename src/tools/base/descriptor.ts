@@ -56,8 +56,9 @@ export interface Table2Entry {
  * How a format is recognised. Each test returns a rank (lower = more
  * specific: a structure only this format writes beats a loose key match) or
  * null; detection takes the lowest rank over all formats, ties going to the
- * registry's order. `text` sees the whole text (BOM stripped) and its first
- * non-empty line, before any parse; `json` sees one parsed JSON value (the
+ * registry's order. `text` sees the file's head (its first 1 MiB, the whole
+ * of most files: base/input.ts, BOM stripped) and its first non-empty line,
+ * before any parse; `json` sees one parsed JSON value (the
  * whole document, or the first line of a JSON-lines file); `fileName` is the
  * fallback when the content tells nothing (a truncated file still reaches its
  * reader, which then names the problem).

@@ -12,6 +12,7 @@
  * chunkTimes = firstT then + each gap, finishT = completed_time, all shifted
  * so the first send is t = 0.
  */
+import type { ResultInput } from '../base/input.ts';
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { chunkTimesFromGaps, fail, MAX_PLAUSIBLE_REQUEST_S } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Recognition } from '../base/result.ts';
@@ -27,7 +28,7 @@ export function isEvalscopeDb(tables: SqliteTables): boolean {
 }
 
 /** Opened as text (not through its bytes), an SQLite file cannot be read: say how it is read. */
-export function importEvalscopeDbText(file: string, _text: string, _opts: ImportOptions, _seen: Recognition): Imported {
+export function importEvalscopeDbText(file: string, _input: ResultInput, _opts: ImportOptions, _seen: Recognition): Imported {
   fail(file, 'is an SQLite database; it is read from its bytes, as `stopwatches metrics FILE` does');
 }
 

@@ -18,7 +18,8 @@
  * interpolated.
  */
 import type { BenchmarkRun } from '../base/records.ts';
-import { isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import type { ResultInput } from '../base/input.ts';
+import { isObject, readJsonDocument, Reader, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Recognition, Reported } from '../base/result.ts';
 
 export const EVALSCOPE_SOURCE = 'evalscope-perf';
@@ -106,9 +107,9 @@ function aggregateOnly(file: string, format: string, version: string, reported: 
   };
 }
 
-export function importEvalscopeSummary(file: string, text: string, _opts: ImportOptions, seen: Recognition): Imported {
+export function importEvalscopeSummary(file: string, input: ResultInput, _opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJson(file, text);
+  const doc = readJsonDocument(input);
   if (!isSummary(doc)) r.fail(`not an evalscope benchmark_summary.json: no "Test Duration (s)" or "Time taken for tests (s)" key${seen.looksLike}`);
   const obj = doc as JsonObject;
   const reported: Record<string, Reported> = {};
@@ -127,9 +128,9 @@ export function importEvalscopeSummary(file: string, text: string, _opts: Import
   });
 }
 
-export function importEvalscopePercentiles(file: string, text: string, _opts: ImportOptions, seen: Recognition): Imported {
+export function importEvalscopePercentiles(file: string, input: ResultInput, _opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJson(file, text);
+  const doc = readJsonDocument(input);
   if (!isPercentiles(doc)) r.fail(`not an evalscope benchmark_percentile.json: a list of rows with a "Percentiles" label is expected${seen.looksLike}`);
   const reported: Record<string, Reported> = {};
   const unknown: string[] = [];

@@ -11,6 +11,7 @@
  * aggregate. A stage file adds `requested_rate`, `achieved_rate` (count /
  * send_duration) and `send_duration` (last send − first send).
  */
+import type { ResultInput } from '../base/input.ts';
 import type { BenchmarkRun } from '../base/records.ts';
 import { isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Recognition, Reported } from '../base/result.ts';
@@ -100,7 +101,8 @@ function flatten(obj: JsonObject): { reported: Record<string, Reported>; unknown
 
 const g = (x: number): string => String(+x.toPrecision(4));
 
-export function importInferencePerfLifecycle(file: string, text: string, _opts: ImportOptions, seen: Recognition): Imported {
+export function importInferencePerfLifecycle(file: string, input: ResultInput, _opts: ImportOptions, seen: Recognition): Imported {
+  const text = input.text();
   const r: Reader = new Reader(file);
   const doc = parse(file, text);
   if (!isLifecycle(doc)) r.fail(`not an inference-perf lifecycle report: no load_summary, successes and failures at the top level${seen.looksLike}`);

@@ -19,8 +19,9 @@
  * replaced by one time per token when the report step re-tokenizes the chunks,
  * so it tells how many tokens each chunk carried when it differs.
  */
+import type { ResultInput } from '../base/input.ts';
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { isObject, readJsonDocument, Reader, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Recognition } from '../base/result.ts';
 import type { InferencePerfVersion } from './definitions.ts';
 import { INFERENCE_PERF_SOURCE } from './lifecycle-reader.ts';
@@ -59,9 +60,9 @@ function tokensPerChunk(chunks: number[], tokenTimes: number[]): number[] | null
   return out;
 }
 
-export function importInferencePerfRequests(file: string, text: string, _opts: ImportOptions, seen: Recognition): Imported {
+export function importInferencePerfRequests(file: string, input: ResultInput, _opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJson(file, text);
+  const doc = readJsonDocument(input);
   if (!isPerRequest(doc)) r.fail(`not an inference-perf per-request file: a list of {start_time, end_time, info, error} objects is expected${seen.looksLike}`);
   const items = doc as Json[];
   let layout: Layout | null = null;

@@ -13,7 +13,8 @@
  * Published per-user speed: **interactivity** = 1000 / (a TPOT statistic in ms).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { chunkGaps, collect, firstChunkT, lastChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
+import { pooledChunkGaps } from '../base/series.ts';
+import { collect, firstChunkT, lastChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
 
 export type InfxEndpoint = 'completions' | 'chat';
 
@@ -88,8 +89,7 @@ export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndp
     const c = collect(recs, f);
     return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
   };
-  const itls: number[] = [];
-  for (const r of recs) for (const g of chunkGaps(r)) itls.push(g);
+  const itls = pooledChunkGaps(run); // chunkGaps of every successful request
   const tpot = ms((r) => inferencexTpot(r, ep));
   const D = inferencexDuration(run);
   let out = 0;

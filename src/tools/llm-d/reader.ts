@@ -7,6 +7,7 @@
  * to SI: `ms` and `ms/token` → s, `queries/s` → 1/s, lengths in `count` →
  * tokens.
  */
+import type { ResultInput } from '../base/input.ts';
 import type { BenchmarkRun } from '../base/records.ts';
 import { isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Recognition, Reported } from '../base/result.ts';
@@ -78,7 +79,8 @@ export function isoDurationS(d: string): number | null {
 
 const g = (x: number): string => String(+x.toPrecision(4));
 
-export function importBenchmarkReport(file: string, text: string, _opts: ImportOptions, seen: Recognition): Imported {
+export function importBenchmarkReport(file: string, input: ResultInput, _opts: ImportOptions, seen: Recognition): Imported {
+  const text = input.text();
   const r: Reader = new Reader(file);
   const head = stripBom(text).trimStart()[0];
   const doc = head === '{' ? parseJson(file, text) : parseYaml(file, text);

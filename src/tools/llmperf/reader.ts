@@ -21,8 +21,9 @@
  * Failed requests (error_code set, e.g. HTTP 429) are kept as not ok and counted.
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import type { ResultInput } from '../base/input.ts';
 import { LLMPERF_VERSION_LABELS, type LlmperfVersion } from './definitions.ts';
-import { collectReported, isObject, noSuccessMessage, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { collectReported, isObject, noSuccessMessage, readJsonDocument, Reader, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
 export const LLMPERF_SOURCE = 'llmperf';
@@ -30,9 +31,9 @@ export const LLMPERF_SOURCE = 'llmperf';
 /** Relative slack when telling the versions apart by throughput × latency = tokens. */
 const PRODUCT_TOLERANCE = 0.01;
 
-export function importLlmperf(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importLlmperf(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJson(file, text);
+  const doc = readJsonDocument(input);
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: an LLMPerf file holds one run; leave --entry out`);
   if (isObject(doc) && Object.keys(doc).some((k) => k.startsWith('results_'))) return importSummary(r, doc);
   if (!Array.isArray(doc) || (doc.length > 0 && !(isObject(doc[0]) && ('end_to_end_latency_s' in doc[0] || 'ttft_s' in doc[0])))) {

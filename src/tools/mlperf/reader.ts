@@ -30,6 +30,7 @@
  * The trace has no token counts (n_tokens goes to the accuracy log only).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { inputLines, type ResultInput } from '../base/input.ts';
 import { fail, isObject, parseJson, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { isBigIntText, parseJsonExact, repairLoadgenQuotes, stripBom } from '../base/json-text.ts';
 import type { ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
@@ -90,14 +91,14 @@ const AGGREGATES_ONLY: Pick<Imported, 'lacks' | 'lastTokenT' | 'clock'> = {
   clock: 'none (aggregates only)',
 };
 
-export function importMlperfDetail(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importMlperfDetail(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   noEntry(r, opts);
   const values = new Map<string, Json | { bigint: string }>();
-  const lines = stripBom(text).split(/\r?\n/);
   let n = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i].trim();
+  for (const line of inputLines(input)) {
+    const s = line.text.trim();
+    const i = line.number - 1;
     if (s === '') continue;
     if (!s.startsWith(':::MLLOG')) {
       fail(file, `line ${i + 1} does not start with ":::MLLOG"; not an mlperf_log_detail.txt${seen.looksLike}`);
@@ -106,7 +107,7 @@ export function importMlperfDetail(file: string, text: string, opts: ImportOptio
     try {
       v = parseJsonExact(s.slice(':::MLLOG'.length).trim());
     } catch (err) {
-      fail(file, `line ${i + 1}: invalid JSON after :::MLLOG: ${(err as Error).message.split('\n')[0]}`);
+      fail(file, `line ${i + 1}: invalid JSON after :::MLLOG${line.last ? ' (the file ends inside this line: truncated?)' : ''}: ${(err as Error).message.split('\n')[0]}`);
     }
     if (!isObject(v as Json) || typeof (v as JsonObject).key !== 'string') fail(file, `line ${i + 1}: an MLLOG entry needs a "key"`);
     const o = v as JsonObject;
@@ -174,10 +175,10 @@ export function importMlperfDetail(file: string, text: string, opts: ImportOptio
 }
 
 /** `mlperf_log_summary.txt`: the human-readable `Name (unit) : value` lines. */
-export function importMlperfSummary(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importMlperfSummary(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   noEntry(r, opts);
-  const body = stripBom(text);
+  const body = stripBom(input.text());
   if (!/MLPerf Results Summary/.test(body)) r.fail(`not an mlperf_log_summary.txt: no "MLPerf Results Summary" header${seen.looksLike}`);
   const reported: Record<string, Reported> = {};
   const settings: Record<string, string> = {};
@@ -243,10 +244,10 @@ interface SampleEv {
   endTs: number | null;
 }
 
-export function importMlperfTrace(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importMlperfTrace(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   noEntry(r, opts);
-  const { text: repairedText, repaired } = repairLoadgenQuotes(stripBom(text));
+  const { text: repairedText, repaired } = repairLoadgenQuotes(stripBom(input.text()));
   const doc = parseJson(file, repairedText);
   const events = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.traceEvents) ? doc.traceEvents : null;
   if (!events) r.fail(`not a LoadGen mlperf_log_trace.json: no traceEvents list${seen.looksLike}`);
