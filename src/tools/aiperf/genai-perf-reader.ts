@@ -19,6 +19,7 @@
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { isObject, parseJson, Reader, selectRun, type Json, type JsonObject } from '../base/reading.ts';
 import { stripBom } from '../base/json-text.ts';
+import type { ResultInput } from '../base/input.ts';
 import type { Capability, ImportOptions, Imported, Recognition } from '../base/result.ts';
 
 export const GENAI_PERF_SOURCE = 'genai-perf';
@@ -129,9 +130,9 @@ function importExperiment(r: Reader, e: JsonObject, where: string, version: stri
   };
 }
 
-export function importGenaiPerf(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importGenaiPerf(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r = new Reader(file);
-  const doc = parseJson(file, protectNs(stripBom(text)));
+  const doc = parseJson(file, protectNs(stripBom(input.text())));
   if (!isGenaiPerfExport(doc)) r.fail(`not a GenAI-Perf profile_export.json: no experiments[].requests[] with response_timestamps${seen.looksLike}`);
   const d = doc as JsonObject;
   const version = `GenAI-Perf profile_export.json (perf_analyzer${typeof d.version === 'string' && d.version ? ` ${d.version}` : ''}; ${typeof d.service_kind === 'string' ? d.service_kind : 'service kind not written'}${typeof d.endpoint === 'string' && d.endpoint ? ` ${d.endpoint}` : ''})`;
