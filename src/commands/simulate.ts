@@ -12,7 +12,11 @@ interface SimulateFlags {
   steps?: boolean;
   maxRequestSteps?: number;
   maxOutputMb?: number;
+  as?: string;
 }
+
+/** The tools' result formats `--as` writes, each as that tool writes its per-request file. */
+const AS_FORMATS = ['vllm', 'aiperf'] as const;
 
 /**
  * `stopwatches simulate CASE.json [--out RESULT.json] [--tokens] [--steps]`: replay a case
@@ -34,10 +38,14 @@ export function register(program: Command): void {
     .option('--tokens', 'add requests.token_times: every output token time per request')
     .option('--steps', 'add step_trace: one row per engine step')
     .option('--max-request-steps <n>', 'refuse runs that serve more request-steps than this (default 1e8, a few seconds)', numberOption('--max-request-steps', { min: 0, above: true }))
+    .option('--as <tool>', `write the result as ${AS_FORMATS.join(' or ')} writes its per-request file (vllm: --save-result --save-detailed JSON; aiperf: profile_export.jsonl), for \`stopwatches metrics\` and \`audit\``)
     .option('--max-output-mb <mb>', 'refuse results larger than this many MB (default 256)', numberOption('--max-output-mb', { min: 0, above: true }))
     .action(async (file: string, opts: SimulateFlags) => {
       const { caseFromJson, estimateWork, nonFiniteTime, resultChunks, SIMULATE_LIMITS, STEP_ROW_BYTES } = await import('../sim/case.ts');
       const { runEngine, SimulationError } = await import('../sim/engine.ts');
+      if (opts.as !== undefined && !(AS_FORMATS as readonly string[]).includes(opts.as)) {
+        throw new UserError(`--as ${JSON.stringify(opts.as)}: unknown; use ${AS_FORMATS.join(' or ')}`);
+      }
       const maxRequestSteps = opts.maxRequestSteps ?? SIMULATE_LIMITS.requestSteps;
       const maxOutputBytes = (opts.maxOutputMb ?? SIMULATE_LIMITS.outputMB) * 1e6;
 
@@ -54,7 +62,8 @@ export function register(program: Command): void {
         throw new UserError(`${file}: not valid JSON (${(err as Error).message.split('\n')[0]})`);
       }
       const c = caseFromJson(json, file); // validates everything runEngine assumes
-      const output = { tokens: !!opts.tokens, steps: !!opts.steps };
+      // A tool's file carries every chunk's time, so --as records them.
+      const output = { tokens: !!opts.tokens || opts.as !== undefined, steps: !!opts.steps && opts.as === undefined };
 
       const work = estimateWork(c, output);
       if (work.requestSteps > maxRequestSteps) {
@@ -107,10 +116,33 @@ export function register(program: Command): void {
       const bad = nonFiniteTime(result);
       if (bad) throw new UserError(`${file}: the run's ${bad} is not a finite time; check the units of config.hw and config.model`);
 
-      const chunks = resultChunks(result, output);
+      const chunks = opts.as ? [await asTool(opts.as, result, c.client)] : resultChunks(result, output);
       if (opts.out) writeOut(opts.out, chunks);
       else for (const piece of buffered(chunks)) process.stdout.write(piece);
     });
+}
+
+/**
+ * The result as the tool's own per-request file: the client's settings as
+ * the tool records them (a closed loop is rate inf with a cap of its slots;
+ * a schedule's rate is its mean, (n − 1) ÷ (last due − first due)), the run's
+ * clock starting where the client's schedule starts (t = 0).
+ */
+async function asTool(tool: string, result: import('../sim/types.ts').SimResult, client: import('../sim/types.ts').ClientSpec): Promise<string> {
+  const { fromSimResult } = await import('../tools/sim/from-sim.ts');
+  let requestRate: number | null = null;
+  if (client.kind !== 'closed') {
+    const t = client.times;
+    requestRate = t.length > 1 && t[t.length - 1] > t[0] ? (t.length - 1) / (t[t.length - 1] - t[0]) : Infinity;
+  }
+  const run = fromSimResult(result, { client, requestRate: client.kind === 'closed' ? Infinity : requestRate, source: 'simulator' });
+  run.startT = 0;
+  if (tool === 'vllm') {
+    const { toVllmResult } = await import('../tools/vllm/reader.ts');
+    return JSON.stringify(toVllmResult(run, { model: 'simulated', percentiles: [99] }));
+  }
+  const { toAiperfJsonl } = await import('../tools/aiperf/writer.ts');
+  return toAiperfJsonl(run);
 }
 
 /** Token times the engine can index (its per-request offsets are an Int32Array). */
