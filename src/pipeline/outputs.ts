@@ -12,6 +12,7 @@
  *   figures/index.json    FigureIndex: `<experiment>.<figure>` → entry, paper order
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
+ *   figures-narrow/<key>.svg  the figure drawn again for a phone's width (not snapshotted: the wide SVG is the figure under review)
  *   data/<experiment>.json  combined data, the rows behind the figures
  *   source.json           only in a diff report's build/: the commit it was built from
  *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json, with that
@@ -87,6 +88,8 @@ export function outputPaths(dir: string) {
     figureIndex: join(figures, 'index.json'),
     svg: (key: string) => join(figures, `${key}.svg`),
     png: (key: string) => join(figures, `${key}.png`),
+    /** The same figure drawn again for a phone (render.ts: renderNarrowSvg); the site's, not a snapshot's. */
+    narrowSvg: (key: string) => join(dir, 'figures-narrow', `${key}.svg`),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
     claims: join(dir, 'claims.json'),

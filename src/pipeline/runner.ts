@@ -54,7 +54,7 @@ import {
 import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
 import { plainReporter, type Reporter } from './progress.ts';
 import { resolveRegistry } from './registry.ts';
-import { renderPng, renderSvg } from './render.ts';
+import { renderNarrowSvg, renderPng, renderSvg } from './render.ts';
 import type { CombineDeps, ExperimentDefinition, Figures, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
 
 /** Per-job timeout when neither the experiment nor `--timeout` sets one: generous, paper-size runs take minutes. */
@@ -727,6 +727,7 @@ async function draw(run: Run, planned: Planned[], combined: Map<string, Combined
       const svg = renderSvg(spec, key);
       const svgSha256 = sha256(svg);
       await writeIfChanged(fx.writeFile, run.out.svg(key), svg);
+      await writeIfChanged(fx.writeFile, run.out.narrowSvg(key), renderNarrowSvg(spec, key));
       let pngSha256: string | null = null;
       if (run.png) {
         const before = previous[key];
