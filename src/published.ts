@@ -27,7 +27,8 @@ export interface Where {
 
 /** The citation the reproduction page prints: the article's own headings and figure number, e.g. `The first wave; Figure 2`. */
 export function whereText(w: Where): string {
-  const cite = (id: HeadingId) => heading(id).article ?? heading(id).title;
+  // The site's own section titles, the ones a reader of this site finds (the original article's differ).
+  const cite = (id: HeadingId) => heading(id).title;
   return [cite(w.in), w.figure !== undefined ? `Figure ${w.figure}` : null, w.also ? cite(w.also) : null].filter((x) => x !== null).join('; ');
 }
 
@@ -275,7 +276,7 @@ export const PUBLISHED: Published[] = [
     of: 14,
     unit: '%',
     where: { in: 'open-and-closed', figure: 7 },
-    note: 'we ran more seeds per load and a few of them collapsed; our loads are also set from a peak rate slightly above the article’s (see the reference-rate row), which makes this load a little heavier. Our share still lies inside the interval that fourteen clean runs leave open',
+    note: 'we ran more seeds per load and a few of them collapsed; our loads are also set from a peak rate slightly above the article’s (see the reference-rate row), which makes this load a little heavier. By Fisher’s exact test the two counts still do not differ',
   },
   { id: 'cliff.load100.collapsed_share_pct', published: (5 / 15) * 100, of: 15, digits: 1, unit: '%', where: { in: 'open-and-closed', figure: 7 }, note: FEW_TOSSES },
   {
@@ -285,7 +286,7 @@ export const PUBLISHED: Published[] = [
     digits: 1,
     unit: '%',
     where: { in: 'open-and-closed', figure: 7 },
-    note: `${FEW_TOSSES}: the Wilson interval of the published count overlaps ours`,
+    note: `${FEW_TOSSES}; by Fisher’s exact test the two counts do not differ`,
   },
 
   // ---- §9 coordinated omission (Figure 8)

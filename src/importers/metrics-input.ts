@@ -33,16 +33,19 @@ export interface MetricsInput {
 }
 
 export function metricsInput(path: string, source: string | ResultInput, opts: { format?: string; entry?: number }): MetricsInput {
+  return fromImport(importChecked(path, source, opts));
+}
+
+/** A file through the registry as every command reads it: --format checked, an unrecognised file named clearly. */
+export function importChecked(path: string, source: string | ResultInput, opts: { format?: string; entry?: number }): ImportResult {
   const input = typeof source === 'string' ? textInput(path, source) : source;
   const format = opts.format === undefined ? undefined : parseFormat(opts.format);
-  let res: ImportResult;
   try {
-    res = importResult(path, input, { format, entry: opts.entry });
+    return importResult(path, input, { format, entry: opts.entry });
   } catch (err) {
     if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, input, err.message));
     throw err;
   }
-  return fromImport(res);
 }
 
 /** The same for a file stored as an SQLite database, from its tables. */
