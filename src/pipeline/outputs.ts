@@ -12,6 +12,7 @@
  *   figures/index.json    FigureIndex: `<experiment>.<figure>` → entry, paper order
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
+ *   figures-narrow/<key>.svg  the figure drawn again for a phone's width (not snapshotted: the wide SVG is the figure under review)
  *   data/<experiment>.json  combined data, the rows behind the figures
  *   source.json           only in a diff report's build/: the commit it was built from
  *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json, with that
@@ -72,8 +73,13 @@ export function cachePaths(root: string) {
  */
 export function reportPaths(dir: string) {
   const build = join(dir, 'build');
-  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build };
+  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build, marker: join(dir, REPORT_MARKER) };
 }
+
+/** The file a diff report folder carries so the next report may replace it (and nothing else is ever replaced). */
+export const REPORT_MARKER = '.stopwatches-diff';
+/** A report folder's entries besides the marker (reports written before the marker are recognised by exactly these). */
+export const REPORT_LAYOUT = ['index.html', 'diff.json', 'numbers.txt', 'build'] as const;
 
 /** Paths of the files of a build (or snapshot) folder. */
 export function outputPaths(dir: string) {
@@ -87,6 +93,8 @@ export function outputPaths(dir: string) {
     figureIndex: join(figures, 'index.json'),
     svg: (key: string) => join(figures, `${key}.svg`),
     png: (key: string) => join(figures, `${key}.png`),
+    /** The same figure drawn again for a phone (render.ts: renderNarrowSvg); the site's, not a snapshot's. */
+    narrowSvg: (key: string) => join(dir, 'figures-narrow', `${key}.svg`),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
     claims: join(dir, 'claims.json'),
