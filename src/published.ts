@@ -27,7 +27,8 @@ export interface Where {
 
 /** The citation the reproduction page prints: the article's own headings and figure number, e.g. `The first wave; Figure 2`. */
 export function whereText(w: Where): string {
-  const cite = (id: HeadingId) => heading(id).article ?? heading(id).title;
+  // The site's own section titles, the ones a reader of this site finds (the original article's differ).
+  const cite = (id: HeadingId) => heading(id).title;
   return [cite(w.in), w.figure !== undefined ? `Figure ${w.figure}` : null, w.also ? cite(w.also) : null].filter((x) => x !== null).join('; ');
 }
 

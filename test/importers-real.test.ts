@@ -214,6 +214,33 @@ describe('formats read since the second set of files', () => {
     expect(agg.completed).toEqual({ key: 'total_requests_completed', value: 300, unit: 'requests' });
     expect(agg.notes.join(' ')).toMatch(/image, framework, precision are empty/);
   });
+  it('InferenceX nested form (request_metrics.latency.*): read as the flat keys', async () => {
+    const flat = JSON.parse(readFileSync(real('ajith-kimik25-b200-conc1-agentic.json'), 'utf8')) as Record<string, unknown>;
+    const latency = Object.fromEntries(Object.entries(flat).filter(([k]) => /_(ttft|tpot|itl|e2el|intvty)$/.test(k)));
+    const rest = Object.fromEntries(Object.entries(flat).filter(([k]) => !(k in latency)));
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const p = join(mkdtempSync(join(tmpdir(), 'sw-infx-')), 'nested.json');
+    // tput_per_gpu nested too, so only the nested statistics can tell the format
+    const { tput_per_gpu: tpg, ...top } = rest;
+    writeFileSync(p, JSON.stringify({ ...top, request_metrics: { latency, throughput: { tput_per_gpu: tpg } } }));
+    const o = await metricsJson(p);
+    expect(o.format).toBe('inferencex');
+    expect(o.reported.mean_ttft).toEqual({ value: 0.8860269695757576, unit: 's' });
+    expect(o.reported.p95_intvty.unit).toBe('tokens/s per user');
+  });
+  it('InferenceX --with the same run’s AIPerf records: its aggregates are AIPerf’s statistics of them', async () => {
+    const o = await metricsJson(real('ajith-kimik25-b200-conc1-agentic.json'), '--with', real('ajith-kimik25-b200-conc1_profile_export.jsonl'));
+    const a = Object.fromEntries(o.agreement.map((x) => [x.key, x]));
+    for (const k of ['mean_ttft', 'p95_ttft', 'std_e2el', 'mean_itl', 'mean_intvty', 'p90_output_tokens_actual', 'total_prompt_tokens', 'output_tput_tps', 'duration_seconds']) expect(a[k].relDiff, k).toBeLessThan(1e-9);
+    // the file's own numbers differ from AIPerf's records where the README says so: 69,501 vs total_osl 69,471, and mean_qps
+    expect(a.total_generation_tokens).toMatchObject({ reported: 69501, recomputed: 69471 });
+    expect(a.mean_qps.relDiff).toBeGreaterThan(1e-3);
+    expect(a.p75_qps.reason).toMatch(/per-second request counts/);
+    const bad = await runCli(['metrics', real('ajith-kimik25-b200-conc1-agentic.json'), '--with', real('ajith-kimik25-b200-conc1_profile_export_aiperf.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--with needs the per-request records of the same run/);
+  });
   it('GenAI-Perf CSV: latencies in ns as written, percentiles in descending columns', async () => {
     const o = await metricsJson(real('triton-client-pr635_profile_export_genai_perf.csv'));
     expect(o.format).toBe('genai-perf-csv');

@@ -25,11 +25,29 @@ describe('stopwatches metrics on real tools’ result files', () => {
     ['sglang-bench-serving.jsonl', 'sglang'],
     ['mlperf_log_detail.txt', 'mlperf-detail'],
     ['mlperf_log_trace.json', 'mlperf-trace'],
+    ['genai-perf_profile_export.json', 'genai-perf'],
   ])('%s is detected as %s', async (file, format) => {
     const r = await cli(['metrics', join(FIX, file), '--json']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).format).toBe(format);
+  });
+
+  it('GenAI-Perf profile_export.json (built from perf_analyzer’s writer): content responses only, as GenAI-Perf keeps them', async () => {
+    const r = await cli(['metrics', join(FIX, 'genai-perf_profile_export.json'), '--json']);
+    expect(r.code, r.err).toBe(0);
+    const o = JSON.parse(r.out);
+    expect(o.version).toMatch(/GenAI-Perf profile_export\.json .*openai v1\/chat\/completions/);
+    expect(o.requests).toBe(3);
+    // per request (the fixture's own numbers): content from 20 + 5 + 30 / 40 / 25 ms → TTFT 55, 65, 50 ms;
+    // last content 85, 90 (+1 ms), 86 ms after the send → GenAI-Perf's request latency = last kept response
+    const row = (tool: string, metric: string) => (o.rows as Row[]).find((x) => x.tool === tool && x.metric === metric)!.value;
+    expect(row('vllm', 'mean_ttft_ms')).toBeCloseTo((55 + 65 + 50) / 3, 9);
+    expect(row('vllm', 'mean_e2el_ms')).toBeCloseTo((85 + 89 + 86) / 3, 9);
+    // the role chunk, the usage chunk and [DONE] of each of the 3 streams are left out; usage gives the token counts
+    expect(o.notes.join(' ')).toMatch(/9 response\(s\) without content/);
+    expect(o.reported).toBeNull();
+    expect(o.rows.find((x: Row) => x.tool === 'vllm' && x.metric === 'mean_tpot_ms').value).toBeGreaterThan(0);
   });
 
   it('says why instead of printing a number the file cannot support (LLMPerf has no chunk times)', async () => {

@@ -222,11 +222,13 @@ describe('reproduction rows, bands and sections', () => {
     expect(SHARE_ALPHA).toBe(0.05);
   });
 
-  it('links to our heading and cites the article’s own heading and figure', () => {
+  it('links to our heading and names it by the site’s own title (not the original article’s), with the figure', () => {
     expect(sectionOf(entries[1]!)).toEqual({ id: 'the-first-wave', title: heading('the-first-wave').title });
     expect(sectionOf(entries[2]!).id).toBe('how-much-is-the-model');
-    expect(whereText(entries[1]!.where)).toBe('The first wave; Figure 2');
-    expect(whereText(entries[2]!.where)).toBe('How much of this is the model; Figure 10');
-    expect(whereText(entries[4]!.where)).toBe('Open and closed; Two checks anyone can run');
+    const t = (id: Parameters<typeof heading>[0]) => heading(id).title;
+    expect(whereText(entries[1]!.where)).toBe(`${t('the-first-wave')}; Figure 2`);
+    expect(whereText(entries[2]!.where)).toBe(`${t('how-much-is-the-model')}; Figure 10`);
+    expect(whereText(entries[4]!.where)).toBe(`${t('open-and-closed')}; ${t('two-checks')}`);
+    for (const e of entries) expect(whereText(e.where)).not.toMatch(/The first wave|How much of this is the model|Open and closed|Two checks anyone can run/);
   });
 });

@@ -120,6 +120,8 @@ describe('data loader', () => {
     }));
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.svg'), svg);
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'png');
+    mkdirSync(join(dir, 'figures-narrow'), { recursive: true });
+    writeFileSync(join(dir, 'figures-narrow', 'first-wave.ttft.svg'), svg);
     saved = process.env.STOPWATCHES_GENERATED;
     process.env.STOPWATCHES_GENERATED = dir;
   });
@@ -154,6 +156,7 @@ describe('data loader', () => {
     const f = getFigure('first-wave', 'ttft', '/index.html');
     expect(f.meta.provenance.configHash).toBe('abc');
     expect(f.meta.png).toBe('first-wave.ttft.png');
+    expect(f.narrowSvg).toContain('<svg');
     expect(() => getFigure('first-wave', 'nope', '/index.html')).toThrow(/Unknown figure "first-wave\.nope" on page \/index\.html/);
     // A PNG that is not the file the build recorded is never served.
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'pnG');

@@ -14,7 +14,8 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
-import { FORMATS } from '../tools/registry.ts';
+import { terminalText } from '../format/text.ts';
+import { FORMATS, formatById } from '../tools/registry.ts';
 import type { Reported } from '../tools/base/result.ts';
 
 const fmt = (v: number): string => String(+v.toPrecision(6));
@@ -47,13 +48,14 @@ export function register(program: Command): void {
     .option('--format <name>', `${formatIds()} (default: detected)`)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
+    .option('--with <records>', 'for an aggregate-only file (an InferenceX result): the per-request records of the same run (AIPerf’s profile_export.jsonl), to check its aggregates against')
     .addHelpText('after', () => `\nFormats read (--format; by default the content tells):\n${FORMATS.map((f) => `  ${f.id}: ${f.description}`).join('\n')}\n`)
     .option('--to <format>', 'write the recomputation to OUT instead of printing it: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)')
     .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
     .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', numberOption('--llmperf-extra-messages', { min: 0, max: 8, integer: true }))
     .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', numberOption('--ttft-deadline', { min: 0, max: 600, above: true }))
     .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', numberOption('--tbt-deadline', { min: 0, max: 60, above: true }))
-    .action(async (file: string, target: string | undefined, opts: { format?: string; entry?: number; json?: boolean; to?: string; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+    .action(async (file: string, target: string | undefined, opts: { format?: string; entry?: number; json?: boolean; with?: string; to?: string; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
       if (opts.to !== undefined && opts.to !== 'br-v0.2.1') throw new UserError(`unknown --to ${JSON.stringify(opts.to)}; supported: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)`);
       if (opts.to !== undefined && target === undefined) throw new UserError('--to br-v0.2.1 needs the file to write: stopwatches metrics FILE --to br-v0.2.1 OUT.yaml');
       if (opts.to === undefined && target !== undefined) throw new UserError(`${target}: a second file is only taken with --to br-v0.2.1 (write an llm-d benchmark report there)`);
@@ -64,6 +66,16 @@ export function register(program: Command): void {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
       const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      if (opts.with !== undefined) {
+        const check = formatById(input.format)!.agreementWith;
+        if (!check || !input.reported) throw new UserError(`--with: ${file} (--format ${input.format}) is not checked against another file’s records; --with is for aggregate-only files of: ${FORMATS.filter((f) => f.agreementWith).map((f) => f.id).join(', ')}`);
+        const rec = await loadMetricsInput(opts.with, {});
+        if (!check.recordFormats.includes(rec.format) || rec.run.records.length === 0) {
+          throw new UserError(`${opts.with}: --with needs the per-request records of the same run (${check.recordFormats.join(', ')}); this file is --format ${rec.format}${rec.run.records.length === 0 ? ' without per-request records' : ''}`);
+        }
+        input.agreement = check.check(input.reported, rec.run);
+        input.notes.push(`the agreement table recomputes this file’s aggregates from ${opts.with} (${rec.version}, ${rec.run.records.length} records) with the definitions ${input.format} applies`);
+      }
       const run = input.run;
       // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
       const llmperfFile = input.format === 'llmperf';
@@ -93,7 +105,9 @@ export function register(program: Command): void {
       out += `  ${count}${failed.length ? `; failed: ${failed.map(([k, v]) => `${v} × ${k}`).join(', ')}` : ''}\n\n`;
       if (rows.length) out += formatGrouped(rows) + '\n';
       if (input.agreement.length) {
-        out += 'The file’s own aggregates vs recomputed from its per-request data (same definition, same version):\n';
+        out += opts.with !== undefined
+          ? `The file’s own aggregates vs recomputed from ${opts.with} (the same run’s records, the file’s definitions):\n`
+          : 'The file’s own aggregates vs recomputed from its per-request data (same definition, same version):\n';
         const w = Math.max(...input.agreement.map((a) => a.key.length));
         out += `  ${'key'.padEnd(w)}  ${'file'.padStart(12)}  ${'recomputed'.padStart(12)}  ${'unit'.padEnd(8)} ${'diff'.padStart(7)}\n`;
         for (const a of input.agreement) {
@@ -126,6 +140,6 @@ export function register(program: Command): void {
       }
       for (const m of input.missing) out += `cannot compute: ${m}\n`;
       for (const n of input.notes) out += `note: ${n}\n`;
-      process.stdout.write(out);
+      process.stdout.write(terminalText(out));
     });
 }

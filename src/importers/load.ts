@@ -14,8 +14,8 @@ import { cannotRead, openForReading, readBoundedBytes, readFirstBytes, readPiece
 import { HEAD_CHARS, MAX_TEXT_BYTES, textInput, tooLargeForText, type ResultInput } from '../tools/base/input.ts';
 import type { ImportOptions, ImportResult } from '../tools/base/result.ts';
 import { isSqlite, type SqliteTables } from '../tools/base/sqlite-tables.ts';
-import { importResult, importTables } from './index.ts';
-import { metricsInput, metricsInputFromTables, type MetricsInput } from './metrics-input.ts';
+import { importResult, importTables, parseFormat } from './index.ts';
+import { importChecked, metricsInput, metricsInputFromTables, type MetricsInput } from './metrics-input.ts';
 import { readSqliteTables } from './sqlite.ts';
 
 /** The most read from a pipe or device (it cannot be read twice, so it is held), and the largest SQLite database. */
@@ -93,4 +93,11 @@ export async function importResultFile(path: string, opts: ImportOptions = {}): 
 export async function loadMetricsInput(path: string, opts: { format?: string; entry?: number }): Promise<MetricsInput> {
   const o = await openResult(path);
   return 'tables' in o ? metricsInputFromTables(path, o.tables, opts) : metricsInput(path, o.input, opts);
+}
+
+/** Open a file once and import it, the reader's whole result (`stopwatches audit`); a file of several runs gives each entry asked for. */
+export async function loadImported(path: string, opts: { format?: string; entry?: number }): Promise<ImportResult> {
+  const o = await openResult(path);
+  if ('tables' in o) return importTables(path, o.tables, { format: opts.format === undefined ? undefined : parseFormat(opts.format), entry: opts.entry });
+  return importChecked(path, o.input, opts);
 }

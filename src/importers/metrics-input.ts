@@ -13,6 +13,7 @@ import { formatById } from '../tools/registry.ts';
 import { SIMULATOR_FORMAT } from '../tools/sim/reader.ts';
 import { importResult, importTables, parseFormat } from './index.ts';
 import { textInput, type ResultInput } from '../tools/base/input.ts';
+import { parsePythonJson } from '../tools/base/json-text.ts';
 import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 
 export interface MetricsInput {
@@ -32,16 +33,19 @@ export interface MetricsInput {
 }
 
 export function metricsInput(path: string, source: string | ResultInput, opts: { format?: string; entry?: number }): MetricsInput {
+  return fromImport(importChecked(path, source, opts));
+}
+
+/** A file through the registry as every command reads it: --format checked, an unrecognised file named clearly. */
+export function importChecked(path: string, source: string | ResultInput, opts: { format?: string; entry?: number }): ImportResult {
   const input = typeof source === 'string' ? textInput(path, source) : source;
   const format = opts.format === undefined ? undefined : parseFormat(opts.format);
-  let res: ImportResult;
   try {
-    res = importResult(path, input, { format, entry: opts.entry });
+    return importResult(path, input, { format, entry: opts.entry });
   } catch (err) {
     if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, input, err.message));
     throw err;
   }
-  return fromImport(res);
 }
 
 /** The same for a file stored as an SQLite database, from its tables. */
@@ -75,12 +79,12 @@ function undetectedMessage(path: string, input: ResultInput, message: string): s
   const text = input.head.replace(/^\uFEFF/, '').trim();
   if (input.whole && /^[[{]/.test(text)) {
     try {
-      JSON.parse(text);
+      parsePythonJson(text);
     } catch (err) {
       const lines = text.split('\n').filter((l) => l.trim());
       const everyLine = lines.every((l) => {
         try {
-          JSON.parse(l);
+          parsePythonJson(l);
           return true;
         } catch {
           return false;
@@ -88,7 +92,9 @@ function undetectedMessage(path: string, input: ResultInput, message: string): s
       });
       if (!everyLine) {
         const msg = (err as Error).message.split('\n')[0];
-        const atEnd = /end of (JSON )?input|Unterminated string/i.test(msg);
+        const pos = /position (\d+)/.exec(msg);
+        // at the very end of the text (a position past it counts: the Python literals' rewrite lengthens the text)
+        const atEnd = /end of (JSON )?input|Unterminated string/i.test(msg) || (pos !== null && Number(pos[1]) >= text.length - 1);
         return `${path}: not valid JSON (${msg})${atEnd ? '; the text ends early: is the file truncated?' : ''}`;
       }
     }

@@ -12,6 +12,7 @@
  *   figures/index.json    FigureIndex: `<experiment>.<figure>` → entry, paper order
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
+ *   figures-narrow/<key>.svg  the figure drawn again for a phone's width (not snapshotted: the wide SVG is the figure under review)
  *   data/<experiment>.json  combined data, the rows behind the figures
  *   source.json           only in a diff report's build/: the commit it was built from
  *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json, with that
@@ -29,7 +30,7 @@
  * Reading is strict (zod): a file that is not what the writer writes is one
  * `OutputError` naming the file, the field and the fix, never a guess.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.ts';
@@ -72,8 +73,13 @@ export function cachePaths(root: string) {
  */
 export function reportPaths(dir: string) {
   const build = join(dir, 'build');
-  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build };
+  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build, marker: join(dir, REPORT_MARKER) };
 }
+
+/** The file a diff report folder carries so the next report may replace it (and nothing else is ever replaced). */
+export const REPORT_MARKER = '.stopwatches-diff';
+/** A report folder's entries besides the marker (reports written before the marker are recognised by exactly these). */
+export const REPORT_LAYOUT = ['index.html', 'diff.json', 'numbers.txt', 'build'] as const;
 
 /** Paths of the files of a build (or snapshot) folder. */
 export function outputPaths(dir: string) {
@@ -87,6 +93,8 @@ export function outputPaths(dir: string) {
     figureIndex: join(figures, 'index.json'),
     svg: (key: string) => join(figures, `${key}.svg`),
     png: (key: string) => join(figures, `${key}.png`),
+    /** The same figure drawn again for a phone (render.ts: renderNarrowSvg); the site's, not a snapshot's. */
+    narrowSvg: (key: string) => join(dir, 'figures-narrow', `${key}.svg`),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
     claims: join(dir, 'claims.json'),
@@ -396,12 +404,20 @@ export function parseOutput<T>(text: string, schema: z.ZodType<T>, where: string
   throw new OutputError(`${where}: ${field ? `${field}: ` : ''}${issue.message}; ${fix}`);
 }
 
+/** The largest output file read back (numbers.json of the whole paper is a few MiB). */
+export const MAX_OUTPUT_FILE_BYTES = 256 * 2 ** 20;
+
 /** Reads and checks one output file; a missing file is an OutputError too. */
 export function readJson<T>(path: string, schema: z.ZodType<T>, fix: string, where: string = path): T {
   let text: string;
   try {
+    // an output is a regular file this project wrote: anything else (a link to /dev/zero, a FIFO) is refused unread
+    const st = statSync(path);
+    if (!st.isFile()) throw new OutputError(`${where} is not a regular file (a device, pipe or folder); ${fix}`);
+    if (st.size > MAX_OUTPUT_FILE_BYTES) throw new OutputError(`${where} is ${Math.round(st.size / 2 ** 20)} MiB, above the ${MAX_OUTPUT_FILE_BYTES / 2 ** 20} MiB an output file may hold; ${fix}`);
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof OutputError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new OutputError(`${where} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`}; ${fix}`);
   }

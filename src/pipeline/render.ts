@@ -51,6 +51,34 @@ export function renderSvg(spec: FigureSpec, idPrefix: string): string {
   return `${normalizeSvg(node.outerHTML, idPrefix)}\n`;
 }
 
+/** Width of the narrow render: shown about 350 px wide on a 390 px phone. */
+export const NARROW_WIDTH = 400;
+/** Smallest text of the narrow render, in its own units: 13 × 350 / 400 ≈ 11.4 px on that phone. */
+export const NARROW_FONT = 13;
+/** Plot's own font size and margins, which the narrow render scales with its text. */
+const PLOT_FONT = 10;
+const PLOT_MARGINS = { marginTop: 20, marginRight: 20, marginBottom: 30, marginLeft: 40 } as const;
+
+/**
+ * The same figure drawn again for a phone: NARROW_WIDTH wide, its text at
+ * least NARROW_FONT, margins grown with the text so tick labels still fit, the
+ * height kept (a narrow chart needs its height more, not less). Plot lays out
+ * axes and ticks for the width; marks at data coordinates stay where they belong.
+ * A figure whose layout cannot shrink (long band labels, panels side by side)
+ * gives its own narrow options (FigureSpec.narrow).
+ */
+export function renderNarrowSvg(spec: FigureSpec, idPrefix: string): string {
+  const p = (spec.narrow ?? spec.plot) as Record<string, unknown>;
+  // A figure's own narrow layout sets its margins for the narrow text; `plot` laid out again grows them with it.
+  const k = spec.narrow ? 1 : NARROW_FONT / PLOT_FONT;
+  const margins = Object.fromEntries(Object.entries(PLOT_MARGINS).map(([m, d]) => [m, Math.round(((p[m] as number | undefined) ?? d) * k)]));
+  const style = typeof p.style === 'object' && p.style ? p.style : {};
+  const plot = { ...p, ...margins, width: NARROW_WIDTH, height: (p.height as number | undefined) ?? FIGURE_HEIGHT, style: { ...style, fontSize: `${NARROW_FONT}px` } };
+  const svg = renderSvg({ ...spec, plot: plot as FigureSpec['plot'] }, `${idPrefix}-narrow`);
+  // Marks that set their own smaller size (keys, notes) are raised to the floor too.
+  return svg.replace(/\sfont-size="([\d.]+)(px)?"/g, (m, v: string) => (Number(v) < NARROW_FONT ? ` font-size="${NARROW_FONT}"` : m));
+}
+
 function round(text: string, decimals: number): string {
   // Hex colours come first in the alternation so `#009E73` is never read as the number 9e73.
   return text.replace(/#[0-9a-fA-F]{3,8}\b|-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?/g, (m) => {

@@ -97,6 +97,12 @@ export interface FigureSpec {
   alt: string;
   /** Plot options without `document` (the renderer adds it). Width/height fixed for stable snapshots. */
   plot: Omit<PlotOptions, 'document'>;
+  /**
+   * Plot options for the phone-width drawing, when `plot` laid out again
+   * (render.ts: renderNarrowSvg) would not read well there: long band labels,
+   * panels side by side. Its width and smallest text are the renderer's.
+   */
+  narrow?: Omit<PlotOptions, 'document'>;
 }
 
 /** A unit of work the pool runs on its own: one seed, one sweep point. */

@@ -140,6 +140,8 @@ function loadFigureIndex(): Map<string, FigureMeta> {
 export interface LoadedFigure {
   meta: FigureMeta;
   svg: string;
+  /** The figure drawn for a phone's width (figures-narrow/), shown below 36rem. */
+  narrowSvg: string;
   pngPath: string;
 }
 
@@ -166,7 +168,9 @@ export function getFigure(exp: string, name: string, page: string): LoadedFigure
   if (meta.png === null) throw new SiteDataError(`Figure "${key}" on page ${page}: the build ran with --no-png; ${FIX}`);
   const svg = verified(meta.svg, meta.svgSha256).toString('utf8');
   verified(meta.png, meta.pngSha256);
-  return { meta, svg, pngPath: join(paths().figures, meta.png) };
+  const narrow = paths().narrowSvg(key);
+  if (!existsSync(narrow)) throw new SiteDataError(`Figure "${key}" on page ${page}: ${narrow} is missing; ${FIX}`);
+  return { meta, svg, narrowSvg: readFileSync(narrow, 'utf8'), pngPath: join(paths().figures, meta.png) };
 }
 
 // ------------------------------------------------------------ experiments

@@ -169,7 +169,10 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
       const i = aiperfItl(r, opts).value;
       const l = aiperfRequestLatency(r).value;
       if (s.ttftMs !== undefined && (t === null || t * 1000 > s.ttftMs)) continue;
-      if (s.tpotMs !== undefined && (i === null || i * 1000 > s.tpotMs)) continue;
+      // AIPerf's record dict raises NoMetricValue on a falsy value (`if not value`, aiperf/metrics/metric_dicts.py
+      // @db4f6397 line 39, since d82f718): an ITL of exactly 0 is missing, and a missing value fails the SLO
+      // (good_request_count_metric.py `_is_good`)
+      if (s.tpotMs !== undefined && (i === null || i === 0 || i * 1000 > s.tpotMs)) continue;
       if (s.e2elMs !== undefined && (l === null || l * 1000 > s.e2elMs)) continue;
       good++;
     }

@@ -12,7 +12,7 @@
 import type { Json } from './json-text.ts';
 import type { BenchmarkRun, Capability } from './records.ts';
 import type { PerUserSpeedOptions, ReportOptions, ReportRow, SpeedRow } from './report-rows.ts';
-import type { Agreement, ImportOptions, Imported, ReadFile } from './result.ts';
+import type { Agreement, ImportOptions, Imported, ReadFile, Reported } from './result.ts';
 import type { SqliteTables } from './sqlite-tables.ts';
 
 /** One file of the tool's source that a definition was read from. */
@@ -87,6 +87,12 @@ export interface ResultFormat {
   aggregates: boolean;
   /** The file's own aggregates beside the same quantities recomputed from its per-request data; null where the format keeps no aggregates to check. */
   agreement: ((res: Imported) => Agreement[]) | null;
+  /**
+   * For an aggregate-only format: its aggregates beside the same quantities
+   * recomputed from another file's per-request records of the same run
+   * (`metrics FILE --with RECORDS`), and which record formats it reads.
+   */
+  agreementWith?: { recordFormats: readonly string[]; check: (reported: Record<string, Reported>, records: BenchmarkRun) => Agreement[] };
 }
 
 /** A per-user speed the tool contributes (Figure 1), declared with what it reads. */

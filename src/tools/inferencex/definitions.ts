@@ -23,9 +23,15 @@ export function inferencexTtft(r: RequestRecord): Maybe {
   return f === null ? none('no output chunk arrived') : some(f - r.sendT);
 }
 
-/** InferenceX latency: completions → last choices message; chat → the usage chunk (record.finishT). */
+/**
+ * InferenceX latency: completions → the last choices message; chat → the last
+ * message of any kind (`most_recent_timestamp` moves on every chunk,
+ * backend_request_func.py async_request_openai_chat_completions): the usage
+ * chunk when the server sent one (record.finishT), else the last choices
+ * message — a stream without usage (outputTokens unknown) ends there.
+ */
 export function inferencexLatency(r: RequestRecord, endpoint: InfxEndpoint = 'completions'): Maybe {
-  const l = endpoint === 'chat' ? (firstChunkT(r) === null ? null : r.finishT) : lastChunkT(r);
+  const l = endpoint === 'chat' ? (firstChunkT(r) === null ? null : r.outputTokens == null ? lastChunkT(r) : r.finishT) : lastChunkT(r);
   return l === null ? none('no output chunk arrived') : some(l - r.sendT);
 }
 

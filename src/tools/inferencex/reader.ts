@@ -39,7 +39,9 @@ export function inferencexKeyUnit(key: string): KeyUnit | null {
 
 /** The keys only InferenceX's result objects hold. */
 export function isInferencexObject(v: Json): boolean {
-  return isObject(v) && ('tput_per_gpu' in v || 'median_intvty' in v || 'mean_intvty' in v) && ('hw' in v || 'conc' in v || 'infmax_model_prefix' in v);
+  if (!isObject(v)) return false;
+  const o = flat(v); // the nested form keeps its statistics under request_metrics.latency
+  return ('tput_per_gpu' in o || 'median_intvty' in o || 'mean_intvty' in o) && ('hw' in o || 'conc' in o || 'infmax_model_prefix' in o);
 }
 
 /** Flatten `request_metrics.latency.mean_ttft` and the like into the flat keys. */
