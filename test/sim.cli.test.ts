@@ -151,7 +151,18 @@ describe('stopwatches simulate', () => {
     const { caseFromJson, estimateWork } = await import('../src/sim/case.ts');
     const least = estimateWork(caseFromJson(load('burst_1000.json'), file)).requestSteps;
     expect(await run(file, '--max-request-steps', String(least + 1))).toBe(2);
-    expectOneLine(file, /stopped after [\d,]+ request-steps \(preemptions made the run longer than estimated\)/);
+    expectOneLine(file, new RegExp(`stopped after [\\d,]+ request-steps, above the limit of ${(least + 1).toLocaleString('en-US')} \\(estimated before the run at ${least.toLocaleString('en-US')} or more\\); raise --max-request-steps`));
+  });
+
+  it('a run past the limit without any preemption is not blamed on preemptions', async () => {
+    // closed_fixed has no preemption (its golden trace) and serves a few request-steps more than the estimate's lower bound.
+    const file = join(golden, 'closed_fixed.json');
+    expect(load('closed_fixed.json').expected.preemptions).toBe(0);
+    const { caseFromJson, estimateWork } = await import('../src/sim/case.ts');
+    const least = estimateWork(caseFromJson(load('closed_fixed.json'), file)).requestSteps;
+    expect(await run(file, '--max-request-steps', String(least + 1))).toBe(2);
+    expectOneLine(file, /stopped after [\d,]+ request-steps, above the limit/);
+    expect(stderr).not.toMatch(/preempt/);
   });
 
   it('estimates 2×10^7 requests as a result far above the default limit (refused before any work)', async () => {

@@ -97,7 +97,11 @@ export function register(program: Command): void {
         steps++;
         if ((steps & 4095) === 0) progress(served);
         if (served > maxRequestSteps) {
-          throw new UserError(`${file}: stopped after ${formatInteger(served)} request-steps (preemptions made the run longer than estimated), above the limit of ${formatInteger(maxRequestSteps)}; raise --max-request-steps`);
+          // The estimate is a lower bound; the run cannot tell here why it needed more, so the message does not guess.
+          throw new UserError(
+            `${file}: stopped after ${formatInteger(served)} request-steps, above the limit of ${formatInteger(maxRequestSteps)} ` +
+              `(estimated before the run at ${formatInteger(work.requestSteps)} or more); raise --max-request-steps`,
+          );
         }
         if (output.steps && withoutSteps + steps * STEP_ROW_BYTES > maxOutputBytes) {
           throw new UserError(`${file}: stopped after ${formatInteger(steps)} steps: the step trace would exceed ${mb(maxOutputBytes)}; leave out --steps or raise --max-output-mb`);
