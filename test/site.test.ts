@@ -139,7 +139,7 @@ describe('data loader', () => {
 
   it('refuses a claims.json evaluated on other numbers, in one line', async () => {
     const sha = createHash('sha256').update(readFileSync(join(dir, 'numbers.json'))).digest('hex');
-    const claims = (numbersSha256: string) => JSON.stringify({ numbersSha256, claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } });
+    const claims = (numbersSha256: string) => JSON.stringify({ numbersSha256, claims: [], summary: { checked: 0, hold: 0, evidence: 0, contradicted: 0, fail: 0 } });
     writeFileSync(join(dir, 'claims.json'), claims('0'.repeat(64)));
     vi.resetModules();
     const stale = await import('../src/site/data.ts');
