@@ -31,6 +31,11 @@ describe('number formatting', () => {
     expect(formatValue(2.168, '×')).toBe('2.17×');
     expect(formatValue(18.4, '%')).toBe('18.4%');
     expect(formatValue(0.184, '', { as: 'percent' })).toBe('18.4%');
+    expect(formatValue(1, 'runs')).toBe('1\u00a0run');
+    expect(formatValue(2, 'runs')).toBe('2\u00a0runs');
+    expect(formatValue(1, 'queries')).toBe('1\u00a0query');
+    expect(formatValue(1, 'boolean')).toBe('yes');
+    expect(formatValue(0, 'boolean')).toBe('no');
     expect(formatValue(1872, '')).toBe('1,872');
     expect(formatValue(1105, 'ms', { as: 'seconds', digits: 2 })).toBe('1.11\u00a0s');
     expect(formatValue(6.287, 'req/s', { digits: 3 })).toBe('6.287\u00a0req/s');
