@@ -20,7 +20,7 @@ function windowsAlt(rows: readonly { p99: number; run: string; load: number }[])
     const v = rows.filter((r) => r.load === l).map((r) => r.p99);
     return `at ${l}% the windows run from ${s(Math.min(...v))} to ${s(Math.max(...v))}`;
   });
-  return `${runs} time series of windowed p99 on a log axis; ${parts.join('; ')}.`;
+  return `${runs} time series of windowed p99 on a log axis; ${parts.join('; ')}.`.replace(/\u00a0/g, ' '); // plain spaces: the description is an attribute of the SVG
 }
 
 export const figures: Figures<LongRunsData> = {

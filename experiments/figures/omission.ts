@@ -15,7 +15,7 @@ function omissionAlt(lines: readonly { load: number; v: number; clock: string }[
   const due = lines.filter((l) => l.clock === 'from due (experienced)').sort((a, b) => a.load - b.load);
   const full = due.find((l) => l.load >= 100) ?? due[due.length - 1];
   const last = due[due.length - 1];
-  return `Two lines against offered load: the from-send p99 stays between ${s(Math.min(...send))} and ${s(Math.max(...send))}; the from-due p99 climbs from ${s(due[0].v)} at ${due[0].load}% to ${s(full.v)} at ${full.load}% and ${s(last.v)} at ${last.load}%, ${formatValue(last.v / full.v, '×', { digits: 1 })} its value at full load.`;
+  return `Two lines against offered load: the from-send p99 stays between ${s(Math.min(...send))} and ${s(Math.max(...send))}; the from-due p99 climbs from ${s(due[0].v)} at ${due[0].load}% to ${s(full.v)} at ${full.load}% and ${s(last.v)} at ${last.load}%, ${formatValue(last.v / full.v, '×', { digits: 1 })} its value at full load.`.replace(/\u00a0/g, ' '); // plain spaces: the description is an attribute of the SVG
 }
 
 export const figures: Figures<OmissionData> = {

@@ -14,7 +14,7 @@ function peakAlt(peaks: readonly { p99: number; collapsed: boolean }[]): string 
   const where = deep.length
     ? `${deep.length} of ${peaks.length} open-loop seeds sit far above both, from ${formatValue(Math.min(...deep), 'ms', { as: 'seconds', digits: 1 })} to ${formatValue(Math.max(...deep), 'ms', { as: 'seconds', digits: 1 })}`
     : `none of ${peaks.length} open-loop seeds collapses`;
-  return `Two rising lines that stay close in the middle of the range; at the peak rate ${where}.`;
+  return `Two rising lines that stay close in the middle of the range; at the peak rate ${where}.`.replace(/\u00a0/g, ' '); // plain spaces: the description is an attribute of the SVG
 }
 
 export const figures: Figures<OpenClosedData> = {
