@@ -31,6 +31,11 @@ describe('number formatting', () => {
     expect(formatValue(2.168, '×')).toBe('2.17×');
     expect(formatValue(18.4, '%')).toBe('18.4%');
     expect(formatValue(0.184, '', { as: 'percent' })).toBe('18.4%');
+    expect(formatValue(1, 'runs')).toBe('1\u00a0run');
+    expect(formatValue(2, 'runs')).toBe('2\u00a0runs');
+    expect(formatValue(1, 'queries')).toBe('1\u00a0query');
+    expect(formatValue(1, 'boolean')).toBe('yes');
+    expect(formatValue(0, 'boolean')).toBe('no');
     expect(formatValue(1872, '')).toBe('1,872');
     expect(formatValue(1105, 'ms', { as: 'seconds', digits: 2 })).toBe('1.11\u00a0s');
     expect(formatValue(6.287, 'req/s', { digits: 3 })).toBe('6.287\u00a0req/s');
@@ -139,7 +144,7 @@ describe('data loader', () => {
 
   it('refuses a claims.json evaluated on other numbers, in one line', async () => {
     const sha = createHash('sha256').update(readFileSync(join(dir, 'numbers.json'))).digest('hex');
-    const claims = (numbersSha256: string) => JSON.stringify({ numbersSha256, claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } });
+    const claims = (numbersSha256: string) => JSON.stringify({ numbersSha256, claims: [], summary: { checked: 0, hold: 0, evidence: 0, contradicted: 0, fail: 0 } });
     writeFileSync(join(dir, 'claims.json'), claims('0'.repeat(64)));
     vi.resetModules();
     const stale = await import('../src/site/data.ts');

@@ -4,11 +4,24 @@
  */
 import * as Plot from '@observablehq/plot';
 import { PALETTE } from '../../src/figure-style.ts';
+import { formatValue } from '../../src/format/value.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { LongRunsData, WindowRow } from '../long-runs.ts';
 
 /** Okabe–Ito: warm colours for the 98% runs, cool for 95% and 90%. */
 const SERIES_COLORS = [PALETTE.vermillion, PALETTE.purple, PALETTE.orange, PALETTE.blue, PALETTE.sky, PALETTE.green];
+
+/** The series in words: per load, the lowest and highest windowed p99 drawn (values in seconds). */
+function windowsAlt(rows: readonly { p99: number; run: string; load: number }[]): string {
+  const s = (v: number) => formatValue(v, 's', v < 1 ? { as: 'ms', digits: 0 } : { digits: 1 });
+  const loads = [...new Set(rows.map((r) => r.load))].sort((a, b) => b - a);
+  const runs = new Set(rows.map((r) => r.run)).size;
+  const parts = loads.map((l) => {
+    const v = rows.filter((r) => r.load === l).map((r) => r.p99);
+    return `at ${l}% the windows run from ${s(Math.min(...v))} to ${s(Math.max(...v))}`;
+  });
+  return `${runs} time series of windowed p99 on a log axis; ${parts.join('; ')}.`.replace(/\u00a0/g, ' '); // plain spaces: the description is an attribute of the SVG
+}
 
 export const figures: Figures<LongRunsData> = {
   windows: (d) => {
@@ -19,7 +32,8 @@ export const figures: Figures<LongRunsData> = {
       title: 'p99 over four simulated hours',
       caption:
         'p99 time to first token in back-to-back windows of 1,000 requests, open loop near the sweep’s peak rate. A run that collapses into the preemption spiral stays there.',
-      alt: 'Six time series of windowed p99 on a log axis; the 98% runs jump from tens of milliseconds to tens of seconds at different times and never come back; the 95% and 90% runs mostly stay low.',
+      // Read from the drawn windows: the range of each load's worst window, so the words follow the data.
+      alt: windowsAlt(rows),
       plot: {
         height: 360,
         marginLeft: 60,

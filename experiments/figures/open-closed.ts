@@ -4,8 +4,18 @@
  */
 import * as Plot from '@observablehq/plot';
 import { PALETTE } from '../../src/figure-style.ts';
+import { formatValue } from '../../src/format/value.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { OpenClosedData } from '../open-closed.ts';
+
+/** The crosses in words: how many collapsed and how deep, in the unit they were computed in (ms). */
+function peakAlt(peaks: readonly { p99: number; collapsed: boolean }[]): string {
+  const deep = peaks.filter((r) => r.collapsed).map((r) => r.p99);
+  const where = deep.length
+    ? `${deep.length} of ${peaks.length} open-loop seeds sit far above both, from ${formatValue(Math.min(...deep), 'ms', { as: 'seconds', digits: 1 })} to ${formatValue(Math.max(...deep), 'ms', { as: 'seconds', digits: 1 })}`
+    : `none of ${peaks.length} open-loop seeds collapses`;
+  return `Two rising lines that stay close in the middle of the range; at the peak rate ${where}.`.replace(/\u00a0/g, ' '); // plain spaces: the description is an attribute of the SVG
+}
 
 export const figures: Figures<OpenClosedData> = {
   p99: (d) => {
@@ -18,7 +28,8 @@ export const figures: Figures<OpenClosedData> = {
       title: 'The same server, closed and open',
       caption:
         `p99 time to first token against delivered request rate: the closed-loop sweep in its steady window, and Poisson arrivals at each rate the sweep delivered; median over ${d.seeds} seeds per point, bars from the lower to the upper quartile of the seeds. The crosses are open-loop runs at the sweep’s peak rate with different seeds.`,
-      alt: 'Two rising lines that stay close in the middle of the range; at the peak rate several open-loop seeds sit far above both, at tens of seconds.',
+      // The description is read from the data it describes, so it cannot say other than the figure shows.
+      alt: peakAlt(d.peaks as { p99: number; collapsed: boolean }[]),
       plot: {
         height: 380,
         marginLeft: 60,

@@ -149,11 +149,14 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'sens-efficiencies-move-omission',
-    says: 'The compute and bandwidth efficiencies move the omission ratio most: every other variant lies between the lowest and highest compute-efficiency values.',
+    says: 'The compute and bandwidth efficiencies move the omission ratio most: every variant of another constant lies between the two compute-efficiency values, and between the two bandwidth-efficiency values.',
     check: every(
       VARIANTS.filter((v) => !v.startsWith('eta_')).flatMap((v) => [
         less(sens(v, 'omission_x'), sens('eta_compute_0.90', 'omission_x')),
         greater(sens(v, 'omission_x'), sens('eta_compute_0.60', 'omission_x')),
+        // Less bandwidth efficiency, longer service times: the lower efficiency gives the larger ratio.
+        less(sens(v, 'omission_x'), sens('eta_memory_0.75', 'omission_x')),
+        greater(sens(v, 'omission_x'), sens('eta_memory_0.95', 'omission_x')),
       ]),
     ),
   },

@@ -6,7 +6,7 @@ export const CHECKS: SectionChecks = [
   {
     id: 'tc-little-small',
     basis: 'identity',
-    says: 'Rate times mean latency gives back the slot count: within 2% at {open-closed.slots64.slots}, and at every closed-loop point the miss stays under 2%.',
+    says: 'Rate times mean latency gives back the slot count: within 2% at {open-closed.slots64.slots} slots of the sweep, and in each closed-loop run of the envelope figure the miss stays under 2%.',
     check: every([within('open-closed.slots64.closed.little_in_flight', 'open-closed.slots64.slots', 0.02), below('derivations.little.max_deviation_pct', 2)]),
   },
   {

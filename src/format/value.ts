@@ -99,11 +99,20 @@ export function withUnit(num: string, unit: string): string {
   return `${num}\u00a0${unit}`;
 }
 
+/** A count unit for exactly one: `1 run`, not `1 runs`. */
+const SINGULAR: Readonly<Record<string, string>> = { queries: 'query', preemptions: 'preemption', resamples: 'resample', sequences: 'sequence' };
+function countUnit(n: number, unit: string): string {
+  if (n !== 1 || !COUNT_UNITS.has(unit) || !unit.endsWith('s')) return unit;
+  return SINGULAR[unit] ?? unit.slice(0, -1);
+}
+
 export function formatValue(v: number, unit: string, opts: FormatOptions = {}): string {
+  // A boolean number (1 or 0) is a yes or no, never `1.00 boolean`.
+  if (unit === 'boolean' && !opts.bare) return v === 1 ? 'yes' : v === 0 ? 'no' : formatPlain(v);
   const c = convert(v, unit, opts.as);
   const digits = opts.digits ?? (opts.as === 'count' || (COUNT_UNITS.has(c.unit) && Number.isInteger(c.v)) ? 0 : undefined);
   const num = formatPlain(c.v, digits);
-  return opts.bare ? num : withUnit(num, c.unit);
+  return opts.bare ? num : withUnit(num, countUnit(Number(num.replace(/,/g, '')), c.unit));
 }
 
 /** `7 of 20 seeds`, `2 of 40 runs`: a count out of a total. */
