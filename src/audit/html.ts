@@ -11,13 +11,9 @@ import { formatMessage } from '../format/text.ts';
 import { plotSvg } from '../pipeline/plot-svg.ts';
 import type { FigureSpec } from '../pipeline/types.ts';
 import { inFlightFigure, throughputFigure, ttftFigure } from './figures.ts';
-import { CLAUSE_IDS, summaryLine, type AuditNumber, type AuditReport, type Finding } from './index.ts';
-import type { AuditSeries } from './series.ts';
-
-export interface AuditedRun {
-  report: AuditReport;
-  series: AuditSeries;
-}
+import { CLAUSE_IDS, summaryLine, type AuditNumber, type Finding } from './index.ts';
+import type { Audited } from './file.ts';
+import { auditSeries } from './series.ts';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -51,8 +47,9 @@ function figureHtml(spec: FigureSpec | null, key: string, idPrefix: string, docu
   );
 }
 
-function runHtml(r: AuditedRun, i: number, document: Document): string {
-  const { report, series } = r;
+function runHtml(r: Audited, i: number, document: Document): string {
+  const { report } = r;
+  const series = auditSeries(r.imported, report);
   const warn = report.findings.filter((f) => f.verdict === 'warn').length;
   const clauses = CLAUSE_IDS.map((c) => `<dt>${c}</dt><dd>${esc(report.clauses[c])}</dd>`).join('');
   const noClock = 'The file puts its requests on no shared clock, so they cannot be placed in time.';
@@ -70,7 +67,7 @@ function runHtml(r: AuditedRun, i: number, document: Document): string {
 }
 
 /** The audit of one or more runs: one section each. */
-export function auditSections(runs: AuditedRun[], document: Document): string {
+export function auditSections(runs: Audited[], document: Document): string {
   return `<div class="audit">${runs.map((r, i) => runHtml(r, i, document)).join('')}</div>`;
 }
 
@@ -104,7 +101,7 @@ export const AUDIT_CSS = `
 `;
 
 /** One self-contained page: the sections, the styles inline, no script and nothing to fetch. */
-export function auditPage(runs: AuditedRun[], document: Document): string {
+export function auditPage(runs: Audited[], document: Document): string {
   const title = runs.length === 1 ? `Audit of ${runs[0].report.file}` : `Audit of ${runs.length} runs`;
   return (
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
