@@ -108,6 +108,13 @@ const experiment = defineExperiment({
         n[`${k}.open_over_closed_p99_x`] = overOpen((pt) => o(pt).p99.value / pt.closed.p99.value, '×');
         n[`${k}.open_over_closed_tpot_pct`] = overOpen((pt) => 100 * (o(pt).tpotMeanMs / pt.closed.tpotMeanMs - 1), '%');
         n[`${k}.open_minus_closed_in_flight`] = overOpen((pt) => o(pt).inSystem - pt.closed.inFlight, 'requests');
+        // When the closed p99 splits into two modes: the runs of its upper mode, and in how many of them the open twin's p99 is the lower.
+        const upperMode = n[`${k}.closed.p99_ttft_ms`]!.spread?.modes?.[1];
+        if (upperMode && open.length === g.length) {
+          const upper = g.filter((pt) => pt.closed.p99.value >= upperMode.min);
+          n[`${k}.closed_upper_mode.runs`] = num(upper.length, 'runs', g.length);
+          n[`${k}.closed_upper_mode.open_better_runs`] = num(upper.filter((pt) => o(pt).p99.value < pt.closed.p99.value).length, 'runs', upper.length);
+        }
       }
     }
     const rateOf = (slots: number) => n[`slots${slots}.closed.rate_req_per_s`]!.value;

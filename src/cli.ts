@@ -13,6 +13,7 @@ import { Command, CommanderError } from 'commander';
 import { describeFailure, fsErrorLine } from './errors.ts';
 import { register as simulate } from './commands/simulate.ts';
 import { register as metrics } from './commands/metrics.ts';
+import { register as audit } from './commands/audit.ts';
 import { register as check } from './commands/check.ts';
 import { register as run } from './commands/run.ts';
 import { register as cache } from './commands/cache.ts';
@@ -25,7 +26,7 @@ export function buildProgram(): Command {
     .description('LLM Inference Benchmarks: Seven Stopwatches, One Server')
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [simulate, metrics, check, run, claims, diff, snapshot, cache]) register(program);
+  for (const register of [simulate, metrics, audit, check, run, claims, diff, snapshot, cache]) register(program);
   return program;
 }
 

@@ -112,8 +112,8 @@ const outline = [
     experiments: ['order-statistics', 'long-runs', 'sensitivity'],
     figures: [
       { exp: 'order-statistics', name: 'max_bound' },
-      { exp: 'long-runs', name: 'spread', article: 9 },
-      { exp: 'long-runs', name: 'windows', article: 9 },
+      { exp: 'long-runs', name: 'spread', label: 'Figure 9a', article: 9 },
+      { exp: 'long-runs', name: 'windows', label: 'Figure 9b', article: 9 },
       { exp: 'sensitivity', name: 'effects', label: 'Figure 10', article: 10 },
     ],
     sub: [{ id: 'how-much-is-the-model', title: 'Which effects survive another server', article: 'How much of this is the model' }],

@@ -27,7 +27,8 @@ export interface Where {
 
 /** The citation the reproduction page prints: the article's own headings and figure number, e.g. `The first wave; Figure 2`. */
 export function whereText(w: Where): string {
-  const cite = (id: HeadingId) => heading(id).article ?? heading(id).title;
+  // The site's own section titles, the ones a reader of this site finds (the original article's differ).
+  const cite = (id: HeadingId) => heading(id).title;
   return [cite(w.in), w.figure !== undefined ? `Figure ${w.figure}` : null, w.also ? cite(w.also) : null].filter((x) => x !== null).join('; ');
 }
 
@@ -43,6 +44,14 @@ export interface Published {
   note?: string;
   /** Decimals to print the published value with (default: as many as it was written with, at most three). */
   digits?: number;
+  /**
+   * The step of the article's last printed digit, in `unit`, when it is not
+   * 10^−digits (a value printed in another unit: 1.14 s stored as 1140 ms has
+   * a step of 10 ms). The printed value covers half a step either side.
+   */
+  step?: number;
+  /** Printed as approximate ("about 20 ms"): it covers a whole step either side, not half. */
+  approx?: true;
   /**
    * What our number is, when not simulated: `analytic` (a formula, or an
    * exact count on fixed input) or `setting` (an input we echo: shown, never
@@ -67,6 +76,39 @@ export function publishedDigits(p: Published): number {
   const s = String(p.published);
   const i = s.indexOf('.');
   return i < 0 || s.includes('e') ? 0 : Math.min(3, s.length - i - 1);
+}
+
+/**
+ * What the printed value covers, in `unit`: 0.42 covers [0.415, 0.425) (half
+ * a step of the last printed digit either side, upper end open), "about 20"
+ * covers [19, 21] (a whole step, both ends in). A value of ours inside it
+ * agrees with the article as far as the article can tell.
+ */
+export function printedRange(p: Published): { lo: number; hi: number; hiOpen: boolean } {
+  const step = p.step ?? 10 ** -publishedDigits(p);
+  const half = p.approx ? step : step / 2;
+  return { lo: p.published - half, hi: p.published + half, hiOpen: !p.approx };
+}
+
+/** Is `v` (in the published unit) inside the printed range of `p`? */
+export function withinPrinted(p: Published, v: number): boolean {
+  const r = printedRange(p);
+  // Within a relative 1e-9 of an end counts as at it: 0.415 computed in binary is not below 0.415 printed.
+  const eps = 1e-9 * Math.max(Math.abs(r.lo), Math.abs(r.hi), 1e-300);
+  return v >= r.lo - eps && (r.hiOpen ? v < r.hi - eps : v <= r.hi + eps);
+}
+
+/** The article's count of runs behind a share it published out of `of` runs, or null. */
+export function publishedCount(entry: Published): { k: number; n: number } | null {
+  if (entry.of === undefined) return null;
+  return { k: entry.unit === 'runs' ? entry.published : Math.round((entry.published * entry.of) / 100), n: entry.of };
+}
+
+/** The published entry for an id (the first, where an id carries several draws); throws naming the id when there is none. */
+export function publishedFor(id: string): Published {
+  const p = PUBLISHED.find((x) => x.id === id);
+  if (!p) throw new Error(`no published value for ${id} in src/published.ts`);
+  return p;
 }
 
 // Reasons shared by several rows. Each was checked against the experiment's
@@ -94,7 +136,7 @@ export const PUBLISHED: Published[] = [
   { id: 'constants.check.decode_batch1_tok_per_s', published: 158, unit: 'tok/s', where: { in: 'the-instrument', also: 'appendix-the-model' } },
   { id: 'constants.check.prefill_1k_ms', published: 20.6, unit: 'ms', where: { in: 'the-instrument', also: 'appendix-the-model' } },
   { id: 'constants.check.full_step_ms', published: 158, unit: 'ms', where: { in: 'the-instrument', also: 'appendix-the-model' } },
-  { id: 'constants.check.full_step_tok_per_s', published: 52000, unit: 'tok/s', where: { in: 'the-instrument', also: 'appendix-the-model' } },
+  { id: 'constants.check.full_step_tok_per_s', published: 52000, step: 1000, approx: true, unit: 'tok/s', where: { in: 'the-instrument', also: 'appendix-the-model' } },
 
   // ---- §1 definitions (Figure 1)
   { id: 'definitions.speed.min_tok_per_s', published: 53.2, unit: 'tok/s', where: { in: 'where-the-clock-starts', figure: 1 } },
@@ -113,9 +155,9 @@ export const PUBLISHED: Published[] = [
     where: { in: 'the-first-wave', figure: 2 },
     note: `${SEED_TAIL}. Over our seeds this p99 has two modes, and the published value falls in the upper one, the smaller of the two; our median sits in the lower`,
   },
-  { id: 'first-wave.slots64.median_all_ms', published: 20, unit: 'ms', where: { in: 'the-first-wave' } },
-  { id: 'first-wave.slots64.median_after_wave_ms', published: 20, unit: 'ms', where: { in: 'the-first-wave' }, note: 'published once for both windows (“either way”)' },
-  { id: 'first-wave.slots64.wave_formula_ms', published: 1140, unit: 'ms', where: { in: 'the-first-wave' }, note: 'formula N·mean_isl/prefill_rate' },
+  { id: 'first-wave.slots64.median_all_ms', published: 20, approx: true, unit: 'ms', where: { in: 'the-first-wave' } },
+  { id: 'first-wave.slots64.median_after_wave_ms', published: 20, approx: true, unit: 'ms', where: { in: 'the-first-wave' }, note: 'published once for both windows (“either way”)' },
+  { id: 'first-wave.slots64.wave_formula_ms', published: 1140, step: 10, approx: true, unit: 'ms', where: { in: 'the-first-wave' }, note: 'formula N·mean_isl/prefill_rate' },
   { id: 'first-wave.slots16.p99_all_ms', published: 284, unit: 'ms', where: { in: 'the-first-wave' } },
   { id: 'first-wave.slots16.p99_after_wave_ms', published: 37, unit: 'ms', where: { in: 'the-first-wave' } },
   { id: 'first-wave.slots256.p99_all_ms', published: 4265, unit: 'ms', where: { in: 'the-first-wave' } },
@@ -147,6 +189,7 @@ export const PUBLISHED: Published[] = [
   {
     id: 'timeline.x10.whole_below_steady_pct',
     published: 3,
+    approx: true,
     unit: '%',
     where: { in: 'the-first-wave', figure: 4 },
     note: 'published as an approximate whole percent (“about”); ours rounds to the same whole percent',
@@ -170,7 +213,15 @@ export const PUBLISHED: Published[] = [
   { id: 'open-closed.slots64.closed.p99_ttft_ms', published: 53.3, unit: 'ms', where: { in: 'open-and-closed', figure: 6 }, note: FEW_STEADY },
   { id: 'open-closed.slots64.open.p99_ttft_ms', published: 51.5, unit: 'ms', where: { in: 'open-and-closed', figure: 6 } },
   { id: 'open-closed.slots64.closed.mean_e2e_s', published: 10.172, unit: 's', where: { in: 'two-checks' } },
-  { id: 'open-closed.slots64.closed.little_in_flight', published: 64.0, digits: 1, unit: 'requests', where: { in: 'two-checks' } },
+  {
+    id: 'open-closed.slots64.closed.little_in_flight',
+    published: 64.0,
+    digits: 1,
+    unit: 'requests',
+    where: { in: 'two-checks' },
+    kind: 'analytic',
+    note: 'an identity: a closed loop keeps every slot busy, so Little’s law returns the slot count whatever the simulator does',
+  },
   { id: 'open-closed.slots64.open.in_system', published: 65.5, unit: 'requests', where: { in: 'open-and-closed' } },
   { id: 'open-closed.slots64.open.little_predicted', published: 64.9, unit: 'requests', where: { in: 'open-and-closed' } },
   { id: 'open-closed.slots192.closed.p99_ttft_ms', published: 61.6, unit: 'ms', where: { in: 'open-and-closed', figure: 6 }, note: FEW_STEADY },
@@ -225,7 +276,7 @@ export const PUBLISHED: Published[] = [
     of: 14,
     unit: '%',
     where: { in: 'open-and-closed', figure: 7 },
-    note: 'we ran more seeds per load and a few of them collapsed; our loads are also set from a peak rate slightly above the article’s (see the reference-rate row), which makes this load a little heavier. Our share still lies inside the interval that fourteen clean runs leave open',
+    note: 'we ran more seeds per load and a few of them collapsed; our loads are also set from a peak rate slightly above the article’s (see the reference-rate row), which makes this load a little heavier. By Fisher’s exact test the two counts still do not differ',
   },
   { id: 'cliff.load100.collapsed_share_pct', published: (5 / 15) * 100, of: 15, digits: 1, unit: '%', where: { in: 'open-and-closed', figure: 7 }, note: FEW_TOSSES },
   {
@@ -235,7 +286,7 @@ export const PUBLISHED: Published[] = [
     digits: 1,
     unit: '%',
     where: { in: 'open-and-closed', figure: 7 },
-    note: `${FEW_TOSSES}: the Wilson interval of the published count overlaps ours`,
+    note: `${FEW_TOSSES}; by Fisher’s exact test the two counts do not differ`,
   },
 
   // ---- §9 coordinated omission (Figure 8)
@@ -283,7 +334,7 @@ export const PUBLISHED: Published[] = [
   { id: 'long-runs.correlation.w1000.iid_band_lo_ms', published: 66.9, unit: 'ms', where: { in: 'percentiles' } },
   { id: 'long-runs.correlation.w1000.iid_band_hi_ms', published: 76.7, unit: 'ms', where: { in: 'percentiles' } },
   { id: 'long-runs.correlation.true_p99_ms', published: 72.8, unit: 'ms', where: { in: 'percentiles' } },
-  { id: 'long-runs.correlation.w1000.too_narrow_x', published: 1.7, unit: '×', where: { in: 'percentiles' } },
+  { id: 'long-runs.correlation.w1000.too_narrow_x', published: 1.7, approx: true, unit: '×', where: { in: 'percentiles' } },
 
   // ---- §12 long runs (Figure 9, right) and cost
   { id: 'long-runs.load98.collapsed_share_pct', published: 100, of: 3, unit: '%', where: { in: 'percentiles', figure: 9 }, note: FEW_TOSSES },
@@ -292,6 +343,7 @@ export const PUBLISHED: Published[] = [
   {
     id: 'long-runs.load98.collapse_after_h',
     published: 18 / 60,
+    step: 1 / 60,
     digits: 2,
     unit: 'h',
     where: { in: 'percentiles', figure: 9 },
@@ -312,11 +364,11 @@ export const PUBLISHED: Published[] = [
     note: `the latest of the article’s three collapse times; ${COLLAPSE_TIMES}`,
   },
   {
-    id: 'long-runs.load95.max_window_p99_s',
+    id: 'long-runs.load95.episode_max_window_p99_s',
     published: 3.5,
     unit: 's',
     where: { in: 'percentiles', figure: 9 },
-    note: 'the worst window of the article’s run that had an episode and recovered; ours is the worst window of each run, over all seeds at this load, most of which had no episode',
+    note: 'like with like: the worst window of the article’s run that had an episode and recovered, against the worst windows of those of our runs at this load that had one',
   },
   { id: 'long-runs.load95.episode_runs', published: 1, of: 2, unit: 'runs', where: { in: 'percentiles', figure: 9 }, note: 'runs whose windowed p99 crossed the collapse line and came back down' },
   {
@@ -326,8 +378,15 @@ export const PUBLISHED: Published[] = [
     where: { in: 'percentiles' },
     note: 'the article’s is the worst over its three runs; ours is each run’s worst short window, over the seeds; a run with an early episode pushes the top of the range up',
   },
-  { id: 'long-runs.load98.short_run_requests', published: 6820, unit: 'requests', where: { in: 'percentiles' } },
-  { id: 'long-runs.cost.load90_over_peak_pct', published: 11, unit: '%', where: { in: 'percentiles' } },
+  { id: 'long-runs.load98.short_run_requests', published: 6820, unit: 'requests', where: { in: 'percentiles' }, kind: 'analytic', note: 'arithmetic on settings: the short run’s length at the offered rate, which we set from our own peak rate, a little above the article’s' },
+  {
+    id: 'long-runs.cost.load90_over_peak_pct',
+    published: 11,
+    unit: '%',
+    where: { in: 'percentiles' },
+    kind: 'analytic',
+    note: 'arithmetic on settings: an open loop that keeps up delivers what it is offered, so the cost per token against the peak is the peak over the offered load, less one',
+  },
 
   // ---- §13 sensitivity (Figure 10): range over the eleven simulator variants
   {
@@ -376,6 +435,7 @@ export const PUBLISHED: Published[] = [
   {
     id: 'tokens.italian_extra.gemma3_pct',
     published: 9,
+    approx: true,
     unit: '%',
     where: { in: 'what-a-token-is' },
     note: `Gemma 3’s vocabulary stands in for the Gemma 4 one the article measured, and ${ESSAY.replace(/^our/, 'the text is our')}`,

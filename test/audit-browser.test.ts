@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { main } from '../src/cli.ts';
-import { auditText } from '../src/audit/file.ts';
+import { auditFile } from '../src/audit/file.ts';
+import { importChecked } from '../src/importers/metrics-input.ts';
 import { FINDING_IDS } from '../src/audit/index.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -61,6 +62,12 @@ describe('the audit pages in a browser', () => {
     return { page, watch };
   }
 
+  /** The audit's own verdicts on a file's text, as [id, verdict] pairs. */
+  async function verdicts(name: string, text: string): Promise<(string | null)[][]> {
+    const [one] = await auditFile(name, (entry) => importChecked(name, text, { entry }));
+    return one.report.findings.map((f) => [f.id, f.verdict]);
+  }
+
   /** What the rendered sections show: each run's findings and verdicts, and each figure's marks. */
   async function rendered(page: Page) {
     return page.evaluate(() =>
@@ -86,7 +93,7 @@ describe('the audit pages in a browser', () => {
     expect(runs.map((r) => r.findings.map(([id]) => id))).toEqual([[...FINDING_IDS], [...FINDING_IDS]]);
     for (const r of runs) for (const [, v] of r.findings) expect(['warn', 'ok', 'unknown']).toContain(v);
     // the verdicts on the page are the audit's own
-    const expected = auditText(AIPERF, readFileSync(AIPERF, 'utf8'))[0].report.findings.map((f) => [f.id, f.verdict]);
+    const expected = await verdicts(AIPERF, readFileSync(AIPERF, 'utf8'));
     expect(runs[0].findings).toEqual(expected);
     expect(runs[0].clauses).toBe(7);
     // the AIPerf export has a shared clock and per-request first tokens: all three figures are drawn, with marks
@@ -112,7 +119,7 @@ describe('the audit pages in a browser', () => {
     }, ['profile_export.jsonl', text] as const);
     await page.waitForFunction(() => document.getElementById('audit-page')?.dataset.state === 'done');
     let runs = await rendered(page);
-    const expected = auditText('profile_export.jsonl', text)[0].report.findings.map((f) => [f.id, f.verdict]);
+    const expected = await verdicts('profile_export.jsonl', text);
     expect(runs).toHaveLength(1);
     expect(runs[0].findings).toEqual(expected);
     for (const f of runs[0].figures) expect(f.marks, f.key!).toBeGreaterThan(10);
@@ -120,7 +127,7 @@ describe('the audit pages in a browser', () => {
     await page.setInputFiles('#audit-file', VLLM);
     await page.waitForFunction(() => document.querySelector('.audit-run code')?.textContent?.includes('lambdalabs'));
     runs = await rendered(page);
-    const vllm = auditText('lambdalabs-llama3-8b-h100-len2048.json', readFileSync(VLLM, 'utf8'))[0].report.findings.map((f) => [f.id, f.verdict]);
+    const vllm = await verdicts('lambdalabs-llama3-8b-h100-len2048.json', readFileSync(VLLM, 'utf8'));
     expect(runs[0].findings).toEqual(vllm);
     // a file no reader takes: one line naming it, no sections
     await page.setInputFiles('#audit-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });

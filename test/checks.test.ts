@@ -11,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/claims/predicates.ts';
-import { evaluateAll, evaluateClaim, failureLine, fillText, serializeClaims, type NumberEntry } from '../src/claims/evaluate.ts';
+import { evaluateAll, evaluateClaim, failureLine, fillText, seedsText, serializeClaims, type NumberEntry } from '../src/claims/evaluate.ts';
+import { sha256 } from '../src/fs/hash.ts';
+import { linearPercentile } from '../src/stats/index.ts';
 import { registryProblems, sectionClaims, unknownSections } from '../src/claims/registry.ts';
 import { ARTICLE_CHECKS } from '../src/article/checks.ts';
 import { claimChangesFromNumbers, claimChangesLine, claimsReport, compareClaims } from '../src/claims/diff.ts';
@@ -183,7 +185,8 @@ describe('evaluation on the committed numbers', () => {
     expect(ok.stderr).toBe('');
     expect(ok.stdout).toMatch(/^claims: \d+ checked, \d+ hold, \d+ of the original article’s contradicted by this build, 0 fail/);
     // The site reads this file through the outputs contract (strict schema): what the step wrote is what the pages show.
-    expect(readJson(outputPaths(dir).claims, SCHEMAS.claims, 'rerun the claims step')).toEqual(evaluateAll(SECTION_CHECKS, SNAPSHOT));
+    // It names the numbers.json it was evaluated on, so the site can refuse it once the numbers change.
+    expect(readJson(outputPaths(dir).claims, SCHEMAS.claims, 'rerun the claims step')).toEqual({ numbersSha256: sha256(readFileSync(join(dir, 'numbers.json'))), ...evaluateAll(SECTION_CHECKS, SNAPSHOT) });
   });
 
   it('a missing numbers.json is one line and exit 2', () => {
@@ -200,29 +203,37 @@ describe('claims and the spread over seeds', () => {
   it('without a spread there is no seed verdict', () => {
     expect(evaluateClaim(claim, 's', { a: n(12), b: n(10) }).seeds).toBeUndefined();
   });
-  it('holds across the spread only if no combination of extremes flips it', () => {
-    const wide = evaluateClaim(claim, 's', { a: n(12, { seeds: 8, spread: { min: 9, q1: 11, median: 12, q3: 13, max: 14 } }), b: n(10) });
-    expect(wide.status).toBe('holds');
-    expect(wide.seeds).toMatchObject({ seeds: 8, holdsAcrossSpread: false });
-    expect(wide.seeds!.worstSlack).toBeCloseTo(-0.1);
-    const tight = evaluateClaim(claim, 's', { a: n(12, { seeds: 8, spread: { min: 11, q1: 11.5, median: 12, q3: 12.5, max: 13 } }), b: n(10) });
-    expect(tight.seeds!.holdsAcrossSpread).toBe(true);
+  /** A number over seeds as an experiment writes it: per-seed values, with the spread they make. */
+  const seeded = (values: number[], seeds = values.map((_, i) => i + 1)) => {
+    const x = [...values].sort((p, q) => p - q);
+    const q = (f: number) => linearPercentile(x, f, { sorted: true });
+    return n(q(0.5), { seeds: values.length, spread: { min: x[0], q1: q(0.25), median: q(0.5), q3: q(0.75), max: x[x.length - 1] }, perSeed: { seeds, values } });
+  };
+  it('pairs the numbers of one seed: a claim true in every run holds in n of n, though the extremes of the two spreads cross', () => {
+    // a's minimum (11) is below b's maximum (14), yet a > b in each seed.
+    const r = evaluateClaim(claim, 's', { a: seeded([11, 13, 15]), b: seeded([10, 12, 14]) });
+    expect(r.seeds).toEqual({ seeds: 3, holds: 3, worstSlack: 0.0714286 });
+    expect(seedsText(r)).toBe('holds in 3 of 3 seeds');
   });
-  it('with many numbers spread over seeds, searches the worst combination of extremes', () => {
-    const ids = Array.from({ length: 12 }, (_, i) => `x${i}`);
-    const many = { id: 'm', says: 'every x exceeds 10', check: every(ids.map((id) => above(id, 10))) };
-    const nums = Object.fromEntries(ids.map((id, i) => [id, n(12, { seeds: 5, spread: { min: i === 7 ? 9 : 11, q1: 11.5, median: 12, q3: 12.5, max: 13 } })]));
-    const r = evaluateClaim(many, 's', nums);
+  it('counts the seeds in which the claim holds; the rest pull the smallest slack below zero', () => {
+    const r = evaluateClaim(claim, 's', { a: seeded([9, 12, 13, 14]), b: seeded([10, 10, 10, 10]) });
     expect(r.status).toBe('holds');
-    expect(r.seeds).toMatchObject({ holdsAcrossSpread: false, searched: 'greedy' });
+    expect(r.seeds).toMatchObject({ seeds: 4, holds: 3 });
     expect(r.seeds!.worstSlack).toBeCloseTo(-0.1);
+    // A number without per-seed values (a setting) is read at its value in every seed.
+    expect(evaluateClaim(claim, 's', { a: seeded([9, 12, 13, 14]), b: n(10) }).seeds).toMatchObject({ seeds: 4, holds: 3 });
   });
-  it('reports the share of seeds when per-seed values are present', () => {
-    const r = evaluateClaim(claim, 's', {
-      a: n(12, { seeds: 4, spread: { min: 9, q1: 10, median: 12, q3: 13, max: 14 }, perSeed: [9, 12, 13, 14] }),
-      b: n(10, { seeds: 4, spread: { min: 10, q1: 10, median: 10, q3: 10, max: 10 }, perSeed: [10, 10, 10, 10] }),
-    });
-    expect(r.seeds!.share).toBe(0.75);
+  it('reads only the seeds every per-seed number has (a value only some runs have names its seeds)', () => {
+    const r = evaluateClaim(claim, 's', { a: seeded([9, 12, 13, 14]), b: seeded([13, 11], [2, 4]) });
+    // Seed 2: 12 > 13 fails; seed 4: 14 > 11 holds.
+    expect(r.seeds).toMatchObject({ seeds: 2, holds: 1 });
+  });
+  it('a claim on the median reads id@median and says "by the median", with the seeds it holds in', () => {
+    const c = { id: 'm', says: 'by the median, a exceeds b', check: greater('a@median', 'b') };
+    const r = evaluateClaim(c, 's', { a: seeded([9, 12, 13, 14]), b: n(10) });
+    expect(r).toMatchObject({ status: 'holds', numbers: [{ id: 'a@median', value: 12.5 }, { id: 'b', value: 10 }] });
+    expect(r.seeds).toMatchObject({ seeds: 4, holds: 3, byMedian: true });
+    expect(seedsText(r)).toBe('by the median; holds in 3 of 4 seeds');
   });
   it('a claim marked as the article’s and contradicted turns `stale` (and stops the build) once it holds', () => {
     const marked = { ...claim, contradicts: { article: 'a exceeded b' } };

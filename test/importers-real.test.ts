@@ -41,6 +41,7 @@ interface Out {
   agreement: Agreement[];
   rows: Row[];
   notes: string[];
+  missing: string[];
   runs?: { index: number; label: string; reported: Record<string, { value: number; unit: string }> }[];
   completed?: { key: string; value: number; unit: string };
 }
@@ -213,6 +214,33 @@ describe('formats read since the second set of files', () => {
     expect(agg.completed).toEqual({ key: 'total_requests_completed', value: 300, unit: 'requests' });
     expect(agg.notes.join(' ')).toMatch(/image, framework, precision are empty/);
   });
+  it('InferenceX nested form (request_metrics.latency.*): read as the flat keys', async () => {
+    const flat = JSON.parse(readFileSync(real('ajith-kimik25-b200-conc1-agentic.json'), 'utf8')) as Record<string, unknown>;
+    const latency = Object.fromEntries(Object.entries(flat).filter(([k]) => /_(ttft|tpot|itl|e2el|intvty)$/.test(k)));
+    const rest = Object.fromEntries(Object.entries(flat).filter(([k]) => !(k in latency)));
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const p = join(mkdtempSync(join(tmpdir(), 'sw-infx-')), 'nested.json');
+    // tput_per_gpu nested too, so only the nested statistics can tell the format
+    const { tput_per_gpu: tpg, ...top } = rest;
+    writeFileSync(p, JSON.stringify({ ...top, request_metrics: { latency, throughput: { tput_per_gpu: tpg } } }));
+    const o = await metricsJson(p);
+    expect(o.format).toBe('inferencex');
+    expect(o.reported.mean_ttft).toEqual({ value: 0.8860269695757576, unit: 's' });
+    expect(o.reported.p95_intvty.unit).toBe('tokens/s per user');
+  });
+  it('InferenceX --with the same run’s AIPerf records: its aggregates are AIPerf’s statistics of them', async () => {
+    const o = await metricsJson(real('ajith-kimik25-b200-conc1-agentic.json'), '--with', real('ajith-kimik25-b200-conc1_profile_export.jsonl'));
+    const a = Object.fromEntries(o.agreement.map((x) => [x.key, x]));
+    for (const k of ['mean_ttft', 'p95_ttft', 'std_e2el', 'mean_itl', 'mean_intvty', 'p90_output_tokens_actual', 'total_prompt_tokens', 'output_tput_tps', 'duration_seconds']) expect(a[k].relDiff, k).toBeLessThan(1e-9);
+    // the file's own numbers differ from AIPerf's records where the README says so: 69,501 vs total_osl 69,471, and mean_qps
+    expect(a.total_generation_tokens).toMatchObject({ reported: 69501, recomputed: 69471 });
+    expect(a.mean_qps.relDiff).toBeGreaterThan(1e-3);
+    expect(a.p75_qps.reason).toMatch(/per-second request counts/);
+    const bad = await runCli(['metrics', real('ajith-kimik25-b200-conc1-agentic.json'), '--with', real('ajith-kimik25-b200-conc1_profile_export_aiperf.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--with needs the per-request records of the same run/);
+  });
   it('GenAI-Perf CSV: latencies in ns as written, percentiles in descending columns', async () => {
     const o = await metricsJson(real('triton-client-pr635_profile_export_genai_perf.csv'));
     expect(o.format).toBe('genai-perf-csv');
@@ -255,16 +283,49 @@ describe('MLPerf LoadGen', () => {
     expect(value(o, 'mlperf', 'result_completed_samples_per_sec')).toBeCloseTo(detail.reported.result_completed_samples_per_sec.value, 0);
     expect(value(o, 'mlperf', 'result_completed_tokens_per_second')).toBeNull();
     expect(value(o, 'vllm', 'request_throughput')).toBeGreaterThan(90);
+    // no Token_Latency counters in this trace: nothing was matched by scheduled time, and the note says only what is true
+    expect(o.notes.join(' ')).not.toMatch(/matched to samples by scheduled time/);
+    expect(o.missing.join(' ')).toMatch(/no first-token events/);
+    // a definition refused without a reason is named, not only counted
+    const text = await runCli(['metrics', real('scc24-server-demo_mlperf_log_trace.json')]);
+    for (const line of text.out.split('\n').filter((l) => /^  no value/.test(l))) expect(line).toMatch(/\((\w+: [\w.]+(, [\w.]+)*(; )?)+\)$/);
   });
   it('detail logs: result_* typed by what they are, 64-bit seeds exact', async () => {
     const o = await metricsJson(real('v6.0-amd-mi355x-llama2-70b-interactive_mlperf_log_detail.txt'));
     expect(o.version).toMatch(/6\.0\.5/);
-    expect(o.reported.result_overlatency_query_count).toEqual({ value: 3366912, unit: 'queries' });
+    // results.cc counts it over sample_latencies (the Server scenario has one sample per query): samples
+    expect(o.reported.result_overlatency_query_count).toEqual({ value: 3366912, unit: 'samples' });
     expect(o.reported.result_time_to_output_token_mean.unit).toBe('s');
     expect(o.reported.result_completed_tokens_per_second.unit).toBe('tokens/s');
     expect(o.reported.effective_sample_index_rng_seed.exact).toBe('14276810075590677512');
     const text = await runCli(['metrics', real('v6.0-amd-mi355x-llama2-70b-interactive_mlperf_log_detail.txt')]);
     expect(text.out).toMatch(/effective_sample_index_rng_seed\s+14276810075590677512/);
+  });
+  it('LoadGen 5.1 SingleStream detail log: result_token_throughput is tokens per nanosecond, as results.cc computes it', async () => {
+    const o = await metricsJson(real('v5.1-intel-b60-llama31-8b-edge-singlestream_mlperf_log_detail.txt'));
+    // token_count / (sample_latency_mean [ns] × sample_count): 3.77261e-08 tokens/ns = 37.7261 tokens/s,
+    // beside …_with_loadgen_overhead = token_count / final_query_issued_time [s] = 37.7323 tokens/s
+    expect(o.reported.result_token_throughput).toEqual({ value: expect.closeTo(37.7261, 9), unit: 'tokens/s', written: { value: 3.77261e-8, unit: 'tokens/ns' } });
+    expect(o.reported.result_token_throughput_with_loadgen_overhead).toEqual({ value: 37.7323, unit: 'tokens/s' });
+    expect(o.reported.result_qps_with_loadgen_overhead.unit).toBe('queries/s');
+    // early_stopping_latency_ss and _ms are both nanoseconds (QuerySampleLatency)
+    expect(o.reported.early_stopping_latency_ms).toMatchObject({ written: { value: 333755801, unit: 'ns' } });
+    expect(o.reported['early_stopping_ttft_90.0th_percentile_estimate'].written!.value).toBe(272739682);
+    expect(o.reported['early_stopping_tpot_90.0th_percentile_estimate'].written!.value).toBe(26493158);
+    expect(o.completed).toEqual({ key: 'result_query_count', value: 5000, unit: 'queries' });
+    expect(o.notes.join(' ')).toMatch(/sample_concatenate_permutation was set to true.*generated_samples_per_query is 1/);
+  });
+  it('the summary with two early-stopping sections: TTFT and TPOT kept apart, TPS with its unit, the warning kept', async () => {
+    const o = await metricsJson(real('v5.1-intel-b60-llama31-8b-edge-singlestream_mlperf_log_summary.txt'));
+    // the file's lines (read by hand): TTFT estimates 272739682 / 333755801 ns, TPOT 26493158 / 27141604 ns
+    expect(o.reported['early_stopping_ttft_90.0th_percentile_estimate'].written).toEqual({ value: 272739682, unit: 'ns' });
+    expect(o.reported['early_stopping_ttft_99.0th_percentile_estimate'].written).toEqual({ value: 333755801, unit: 'ns' });
+    expect(o.reported['early_stopping_tpot_90.0th_percentile_estimate'].written).toEqual({ value: 26493158, unit: 'ns' });
+    expect(o.reported['early_stopping_tpot_99.0th_percentile_estimate'].written).toEqual({ value: 27141604, unit: 'ns' });
+    expect(o.reported['tps_w/_loadgen_overhead']).toEqual({ value: 37.73, unit: 'tokens/s' });
+    expect(o.reported['qps_w/_loadgen_overhead']).toEqual({ value: 0.29, unit: 'queries/s' });
+    expect(o.reported.performance_sample_count.unit).toBe('samples');
+    expect(o.notes.join(' ')).toMatch(/sample_concatenate_permutation was set to true/);
   });
   it('the human-readable summary', async () => {
     const o = await metricsJson(real('scc24-server-demo_mlperf_log_summary.txt'));

@@ -231,9 +231,9 @@ describe('MLPerf LoadGen', () => {
     expect(res.run.records).toHaveLength(0);
     expect(res.lacks).toContain('records');
     expect(res.run.requestRate).toBe(6);
-    expect(res.reported.result_mean_latency_ns).toEqual({ value: 10.172, unit: 's' });
+    expect(res.reported.result_mean_latency_ns).toEqual({ value: 10.172, unit: 's', written: { value: 10172000000, unit: 'ns' } });
     expect(res.reported['result_first_token_99.00_percentile_latency_ns'].value).toBeCloseTo(0.0533, 12);
-    expect(res.reported.result_completed_samples_per_sec).toEqual({ value: 5.98, unit: '1/s' });
+    expect(res.reported.result_completed_samples_per_sec).toEqual({ value: 5.98, unit: 'samples/s' });
     expect(res.notes[0]).toContain('VALID');
   });
   it('trace: per-sample schedule, issue, first token and completion', () => {
@@ -444,8 +444,9 @@ describe('reading the JSON the tools write', async () => {
   });
   it('the LoadGen summary: typed values, a 64-bit seed kept exact', () => {
     const res = load('mlperf-summary');
-    expect(res.reported.mean_latency_ns).toEqual({ value: 2, unit: 's' });
-    expect(res.reported.completed_samples_per_second).toEqual({ value: 4, unit: '1/s' });
+    expect(res.reported.mean_latency_ns).toEqual({ value: 2, unit: 's', written: { value: 2e9, unit: 'ns' } });
+    // results.cc LogSummary: (sample_count − 1) / final_query_all_samples_done_time
+    expect(res.reported.completed_samples_per_second).toEqual({ value: 4, unit: 'samples/s' });
     expect(res.reported.min_query_count).toEqual({ value: 100, unit: 'queries' });
     expect(res.reported.qsl_rng_seed.exact).toBe('14276810075590677512');
   });

@@ -25,11 +25,29 @@ describe('stopwatches metrics on real tools’ result files', () => {
     ['sglang-bench-serving.jsonl', 'sglang'],
     ['mlperf_log_detail.txt', 'mlperf-detail'],
     ['mlperf_log_trace.json', 'mlperf-trace'],
+    ['genai-perf_profile_export.json', 'genai-perf'],
   ])('%s is detected as %s', async (file, format) => {
     const r = await cli(['metrics', join(FIX, file), '--json']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).format).toBe(format);
+  });
+
+  it('GenAI-Perf profile_export.json (built from perf_analyzer’s writer): content responses only, as GenAI-Perf keeps them', async () => {
+    const r = await cli(['metrics', join(FIX, 'genai-perf_profile_export.json'), '--json']);
+    expect(r.code, r.err).toBe(0);
+    const o = JSON.parse(r.out);
+    expect(o.version).toMatch(/GenAI-Perf profile_export\.json .*openai v1\/chat\/completions/);
+    expect(o.requests).toBe(3);
+    // per request (the fixture's own numbers): content from 20 + 5 + 30 / 40 / 25 ms → TTFT 55, 65, 50 ms;
+    // last content 85, 90 (+1 ms), 86 ms after the send → GenAI-Perf's request latency = last kept response
+    const row = (tool: string, metric: string) => (o.rows as Row[]).find((x) => x.tool === tool && x.metric === metric)!.value;
+    expect(row('vllm', 'mean_ttft_ms')).toBeCloseTo((55 + 65 + 50) / 3, 9);
+    expect(row('vllm', 'mean_e2el_ms')).toBeCloseTo((85 + 89 + 86) / 3, 9);
+    // the role chunk, the usage chunk and [DONE] of each of the 3 streams are left out; usage gives the token counts
+    expect(o.notes.join(' ')).toMatch(/9 response\(s\) without content/);
+    expect(o.reported).toBeNull();
+    expect(o.rows.find((x: Row) => x.tool === 'vllm' && x.metric === 'mean_tpot_ms').value).toBeGreaterThan(0);
   });
 
   it('says why instead of printing a number the file cannot support (LLMPerf has no chunk times)', async () => {
@@ -99,6 +117,39 @@ describe('stopwatches metrics under bad input and options', () => {
     expect(r.err).toMatch(msg);
     return r.err;
   };
+
+  it('a run with no successful request is said to be one, alike in every format (from the records or the file’s own count)', async () => {
+    const v = JSON.parse(readFileSync(join(FIX, 'vllm-bench-serve.json'), 'utf8'));
+    // vLLM writes 0.0 for every statistic when nothing succeeded (serve.py: np.mean of an empty list is replaced by 0)
+    const zeros = Object.fromEntries(Object.entries(v).filter(([k, x]) => typeof x === 'number' && !/^(num_prompts|request_rate|burstiness|max_concurrency)$/.test(k)).map(([k]) => [k, 0]));
+    const aggregates = { ...zeros, completed: 0, failed: 5, duration: 3.2 };
+    const noCount = Object.fromEntries(Object.entries(zeros).filter(([k]) => /_ms$/.test(k)));
+    const aiperf = readFileSync(join(FIX, 'profile_export.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => {
+      const o = JSON.parse(l);
+      return JSON.stringify({ ...o, error: { code: 503, type: 'ServiceUnavailable', message: 'busy' } });
+    }).join('\n');
+    const cases: [string, string, RegExp][] = [
+      ['vllm-all-failed-aggregates.json', JSON.stringify(aggregates), /completed = 0\): the run measured nothing/],
+      ['vllm-all-zero-no-count.json', JSON.stringify(noCount), /every \*_ms aggregate is 0\.0.*: the run measured nothing/],
+      ['aiperf-all-failed_profile_export.jsonl', aiperf, /no request succeeded \(\d+ × 503 ServiceUnavailable\): the run measured nothing/],
+      ['aiperf-agg_profile_export_aiperf.json', JSON.stringify({ request_count: { unit: 'requests', avg: 0 }, request_latency: { unit: 'ms', avg: 0 }, error_summary: [{ error_details: { code: 503 }, count: 4 }] }), /no request succeeded \(4 × 503\): the run measured nothing/],
+    ];
+    for (const [name, body, msg] of cases) await oneLine(['metrics', write(name, body)], msg);
+  });
+
+  it('LLMPerf error codes keep their sign and say what they are; the summary’s timestamp tells the version', async () => {
+    const summary = { version: '2023-08-31', timestamp: Date.UTC(2024, 0, 15) / 1000, results_ttft_s_mean: 0.5, results_end_to_end_latency_s_mean: 2, results_request_output_throughput_token_per_s_mean: 50, results_number_output_tokens_mean: 100, results_num_completed_requests: 10, results_number_errors: 52, results_error_code_frequency: '{-1: 3, -100: 49, 429.0: 2}' };
+    const r = await cli(['metrics', write('x_summary.json', JSON.stringify(summary)), '--json']);
+    const o = JSON.parse(r.out);
+    // llmperf ray_clients/*_client.py @f1d6bed: −1 is the default code when the request raised before any status; no negative code is HTTP
+    expect(o.failures).toEqual({ 'client-side −1 (no HTTP status: the request raised before one)': 3, 'client-side −100 (not an HTTP status)': 49, 'HTTP 429': 2 });
+    // run in Jan 2024, before afd137a existed; throughput × latency = the token count, so the two definitions coincide on it
+    expect(o.version).toMatch(/before commit afd137a .*run on 2024-01-15/);
+    expect(o.notes.join(' ')).toMatch(/on this file they coincide/);
+    expect(o.completed).toEqual({ key: 'results_num_completed_requests', value: 10, unit: 'requests' });
+    const later = await cli(['metrics', write('y_summary.json', JSON.stringify({ ...summary, timestamp: Date.UTC(2024, 5, 1) / 1000 })), '--json']);
+    expect(JSON.parse(later.out).version).toMatch(/afd137a to 03872a4/);
+  });
 
   it.each([
     ['reversed-tokens.json', withRequests({ token_times: [[0.2, 0.5, 0.3, 0.6], [0.5, 0.6, 0.7]] }), /reversed-tokens\.json: requests\.token_times\[0\]\[2\] = 0\.3 is before token_times\[0\]\[1\] = 0\.5/],

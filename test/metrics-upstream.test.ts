@@ -111,6 +111,65 @@ describe('MLPerf LoadGen, as loadgen.cc / results.cc / logging.cc compute it', (
   });
 });
 
+// mlcommons/inference @ b66003e10e2d: loadgen/results.cc ProcessTokenLatencies (int64 sum / size_t count), LogDetail (TPOT && TTFT)
+describe('LoadGen’s own arithmetic on an erroneous run', () => {
+  // one-token answers keep n_tokens 0: TPOT = −(latency − first-token latency), a negative sum
+  const one = (t0: number) => rec({ dueT: t0, chunkTimes: [t0 + 0.4], finishT: t0 + 0.45, outputTokens: 1 });
+  const A = rec({ chunkTimes: [0.2, 0.3, 0.5, 0.6], finishT: 0.65 }); // TPOT 150 ms
+  it('the mean divides the int64 sum by the size_t count: a negative sum wraps to ≈ 1.5e17 ns, shown beside the signed mean', () => {
+    const recs = [A, one(0.1), one(0.2), one(0.3), one(0.4)]; // Σ = 150 − 4·50 = −50 ms over 5 samples
+    const m = M.mlperfMetrics(run(recs));
+    expect(m.timePerOutputToken.meanNs).toBe(-10_000_000);
+    // (2^64 − 5·10^7) / 5, computed exactly: what `uint64(Σ) / 5` gives in C++, stored back in an int64
+    const expected = Number(((1n << 64n) - 50_000_000n) / 5n);
+    expect(m.timePerOutputToken.loadgenMeanNs).toBe(expected);
+    expect(expected).toBeGreaterThan(3.6e18); // 2^64 / 5; with n ≈ 120 samples it is the ≈ 1.5e17 of a real erroneous run
+    expect(M.mlperfLoadgenMean([-1, -1])).toBe(Number(((1n << 64n) - 2n) / 2n));
+    expect(M.mlperfLoadgenMean([3, 4])).toBe(3); // a non-negative sum is the plain truncated mean
+    const rows = metricsReport(run(recs), { llama2Inflation: null }).filter((r) => r.tool === 'mlperf' && r.quantity === 'TPOT');
+    expect(rows.find((r) => r.metric === 'result_time_to_output_token_mean')!.value).toBe(-10_000_000);
+    const lg = rows.find((r) => r.metric === 'result_time_to_output_token_mean (LoadGen’s arithmetic)')!;
+    expect(lg.value).toBe(expected);
+    expect(lg.note).toMatch(/what LoadGen would print.*size_t.*signed mean is -10000000 ns/);
+    // a clean run has no second row
+    expect(metricsReport(run([A]), { llama2Inflation: null }).some((r) => r.metric.includes('LoadGen’s arithmetic'))).toBe(false);
+  });
+  it('TTFT early stopping is never evaluated when the TPOT one fails (`EarlyStopping(tpot) && EarlyStopping(ttft)`)', () => {
+    const slow = rec({ chunkTimes: [0.2, 0.5, 0.8], finishT: 0.8 }); // TPOT 300 ms, over a 100 ms target
+    const failing = M.mlperfMetrics(run([slow, slow]), { targets: { ttftS: 2, tpotS: 0.1 } });
+    expect(failing.earlyStopping!.tpot.passes).toBe(false);
+    expect(failing.earlyStopping!.ttft).toBeNull();
+    const passing = M.mlperfMetrics(run([slow, slow]), { targets: { ttftS: 2, tpotS: 1 } });
+    expect(passing.earlyStopping!.tpot.passes).toBe(passing.earlyStopping!.tpot.queriesIssued >= passing.earlyStopping!.tpot.queriesNeeded);
+    if (passing.earlyStopping!.tpot.passes) expect(passing.earlyStopping!.ttft).not.toBeNull();
+  });
+});
+
+// ai-dynamo/aiperf @ db4f6397: aiperf/metrics/metric_dicts.py line 39 (`if not value: raise NoMetricValue`), good_request_count_metric.py
+describe('AIPerf: an ITL of exactly 0 is a missing value', () => {
+  it('fails an ITL SLO (NoMetricValue → not good), while a TTFT-only SLO still counts the request', () => {
+    // latency = TTFT: (latency − ttft) / (OSL − 1) = 0 exactly
+    const zero = rec({ chunkTimes: [0.2, 0.2, 0.2], finishT: 0.2, outputTokens: 3 });
+    const fine = rec({ chunkTimes: [0.2, 0.25, 0.3], finishT: 0.3, outputTokens: 3 });
+    expect(M.aiperfItl(zero).value).toBe(0);
+    const r = run([zero, fine], { startT: 0, endT: 1 });
+    const D = M.aiperfDuration(r);
+    expect(M.aiperfMetrics(r, { goodput: { tpotMs: 1000 } }).goodput).toBeCloseTo(1 / D, 12);
+    expect(M.aiperfMetrics(r, { goodput: { ttftMs: 1000 } }).goodput).toBeCloseTo(2 / D, 12);
+  });
+});
+
+// SemiAnalysisAI/InferenceX utils/bench_serving/backend_request_func.py (async_request_openai_chat_completions): most_recent_timestamp moves on every message
+describe('InferenceX chat latency', () => {
+  it('ends at the usage chunk when the server sent one, else at the last message', () => {
+    const withUsage = rec({ chunkTimes: [0.2, 0.3, 0.4], finishT: 0.45, outputTokens: 3 });
+    const noUsage = rec({ chunkTimes: [0.2, 0.3, 0.4], finishT: 0.45, outputTokens: null });
+    expect(M.inferencexLatency(withUsage, 'chat').value).toBeCloseTo(0.45, 12);
+    expect(M.inferencexLatency(noUsage, 'chat').value).toBeCloseTo(0.4, 12);
+    expect(M.inferencexLatency(noUsage, 'completions').value).toBeCloseTo(0.4, 12);
+  });
+});
+
 // ai-dynamo/aiperf @ 58dd5dea729c: src/aiperf/metrics/types/inter_token_latency_metric.py, _decode_token_count
 describe('AIPerf inter_token_latency with --per-chunk-usage', () => {
   // latency 0.6 s, TTFT 0.2 s, OSL 4

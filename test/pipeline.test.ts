@@ -171,14 +171,21 @@ describe('failures', () => {
   it('checks a spread over seeds and writes it in a fixed order after the known fields', () => {
     const n = { value: 40, unit: 'ms', n: 576, interval: null };
     const spread = { max: 59, q3: 52, median: 40, q1: 39, min: 38 };
-    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread } })).not.toThrow();
+    // Per-seed values in seed order: seed 1 has the maximum, seed 2 the minimum.
+    const perSeed = { seeds: Array.from({ length: 20 }, (_, i) => i + 1), values: [59, 38, ...Array<number>(18).fill(40)] };
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread, perSeed } })).not.toThrow();
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread } })).toThrow('seeds is 20 but perSeed is missing');
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread, perSeed: { ...perSeed, values: perSeed.values.slice(1) } } })).toThrow('perSeed holds 20 seeds and 19 values');
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread, perSeed: { ...perSeed, seeds: [...perSeed.seeds].reverse() } } })).toThrow('must be ascending integers');
+    expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread, perSeed: { ...perSeed, values: [60, ...perSeed.values.slice(1)] } } })).toThrow('perSeed.values span 38–60 but spread says 38–59');
     expect(() => validateNumbers('x', { p99: { ...n, seeds: 20 } })).toThrow('x: number "p99": seeds is 20 but spread is missing');
     expect(() => validateNumbers('x', { p99: { ...n, spread } })).toThrow('seeds is undefined');
     expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread: { ...spread, q1: 45 } } })).toThrow('is not ordered');
     const modes = [{ min: 38, median: 39, max: 42, seeds: 13 }, { min: 51, median: 55, max: 59, seeds: 6 }] as [never, never];
     expect(() => validateNumbers('x', { p99: { ...n, seeds: 20, spread: { ...spread, modes } } })).toThrow('seeds add up to 20');
-    const merged = mergeNumbers([{ experiment: 'a', numbers: { p99: { ...n, seeds: 20, spread, level: 0.95 } } }]);
-    expect(Object.keys(merged['a.p99']!)).toEqual(['value', 'unit', 'n', 'interval', 'level', 'seeds', 'spread', 'experiment']);
+    const merged = mergeNumbers([{ experiment: 'a', numbers: { p99: { ...n, perSeed, seeds: 20, spread, level: 0.95 } } }]);
+    expect(Object.keys(merged['a.p99']!)).toEqual(['value', 'unit', 'n', 'interval', 'level', 'seeds', 'spread', 'perSeed', 'experiment']);
+    expect(merged['a.p99']!.perSeed).toEqual(perSeed);
     expect(Object.keys(merged['a.p99']!.spread!)).toEqual(['min', 'q1', 'median', 'q3', 'max']);
   });
 });

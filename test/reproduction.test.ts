@@ -12,11 +12,11 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PUBLISHED, whereText, type Published } from '../src/published.ts';
+import { PUBLISHED, printedRange, whereText, withinPrinted, type Published } from '../src/published.ts';
 import { sectionClaims } from '../src/claims/registry.ts';
 import { evaluateAll } from '../src/claims/evaluate.ts';
 import { ARTICLE_CHECKS } from '../src/article/checks.ts';
-import { reproductionRows, bandCounts, contradictedClaims, groupRows, groupCounts, sectionOf, seedPosition, toUnit, BANDS, GROUPS, FAR_OFF, NEAR } from '../src/site/reproduction.ts';
+import { reproductionRow, reproductionRows, bandCounts, contradictedClaims, groupRows, groupCounts, sectionOf, seedPosition, toUnit, BANDS, GROUPS, FAR_OFF, NEAR, SHARE_ALPHA } from '../src/site/reproduction.ts';
 import { heading } from '../src/outline.ts';
 import { numberWords, strayDigits } from '../src/site/prose.ts';
 import { ngramHashes, NGRAM_SIZE } from '../src/site/ngrams.ts';
@@ -86,7 +86,6 @@ describe('published values against our numbers', () => {
     const SECTION_CHECKS = sectionClaims(ARTICLE_CHECKS);
     const marked = SECTION_CHECKS.flatMap((s) => s.claims.filter((c) => c.contradicts));
     const listed = contradictedClaims(evaluateAll(SECTION_CHECKS, numbers));
-    expect(marked.length).toBeGreaterThan(0);
     const problems: string[] = [];
     for (const r of listed) {
       if (!marked.some((c) => c.id === r.id)) problems.push(`${r.id}: listed but not marked as the article’s`);
@@ -185,18 +184,51 @@ describe('reproduction rows, bands and sections', () => {
     const at = (id: string, p: number) => rows.find((r) => r.entry.id === id && r.entry.published === p)!;
     expect(at('a.p99_ms', 53)).toMatchObject({ kind: 'simulated', group: 'inside', seedPosition: 'q4', mode: 'upper' });
     expect(at('a.p99_ms', 70)).toMatchObject({ group: 'outside', seedPosition: 'above' });
-    expect(at('a.share_pct', 0)).toMatchObject({ group: 'outside', share: { k: 4, n: 40 } });
+    // 4 of 40 against the article's 0 of 14: Fisher's exact test p = 0.56, the same share as far as so few runs tell.
+    expect(at('a.share_pct', 0)).toMatchObject({ group: 'inside', withinInterval: true, share: { k: 4, n: 40 } });
+    expect(at('a.share_pct', 0).share!.p).toBeCloseTo(0.5626, 4);
     expect(at('o.rank', 983)).toMatchObject({ kind: 'analytic', group: 'analytic', exact: true });
     expect(at('s.tokens', 1380)).toMatchObject({ kind: 'setting', group: 'setting' });
     expect(seedPosition(30, spread)).toBe('below');
     expect(seedPosition(39.5, spread)).toBe('q2');
   });
 
-  it('links to our heading and cites the article’s own heading and figure', () => {
+  it('compares at the printed precision: 0.42 covers [0.415, 0.425), an approximate value a whole step either side', () => {
+    const n = (o: Partial<SiteNumber>): SiteNumber => ({ value: 1, unit: '×', n: null, interval: null, experiment: 'order-statistics', ...o }) as SiteNumber;
+    const row = (entry: Published, ours: SiteNumber) => reproductionRow(entry, { [entry.id]: ours });
+    const p042: Published = { id: 'o.ratio_x', published: 0.42, unit: '×', where: { in: 'the-first-wave' } };
+    expect(printedRange(p042)).toMatchObject({ lo: 0.415, hi: 0.425, hiOpen: true });
+    expect(row(p042, n({ value: 0.4151 })).exact).toBe(true);
+    expect(row(p042, n({ value: 0.415 })).exact).toBe(true);
+    expect(row(p042, n({ value: 0.425 })).exact).toBe(false);
+    expect(row(p042, n({ value: 0.4149 })).exact).toBe(false);
+    // "About 20 ms": 19 to 21 in; a value printed in seconds and kept in ms (1.14 s) has a step of 10 ms.
+    expect(withinPrinted({ ...p042, published: 20, approx: true }, 21)).toBe(true);
+    expect(withinPrinted({ ...p042, published: 20 }, 20.6)).toBe(false);
+    expect(withinPrinted({ ...p042, published: 1140, step: 10 }, 1144.9)).toBe(true);
+    // Over seeds: a published value just below every seed is inside when its printed range reaches the lowest seed.
+    const spread = { min: 0.424, q1: 0.43, median: 0.44, q3: 0.45, max: 0.46 };
+    const seeded = n({ value: 0.44, seeds: 20, spread, experiment: 'first-wave' });
+    expect(row(p042, seeded)).toMatchObject({ group: 'inside', seedPosition: 'below', byPrecision: true });
+    expect(row({ ...p042, published: 0.41 }, seeded)).toMatchObject({ group: 'outside', byPrecision: false });
+  });
+
+  it('shares: outside only when Fisher’s exact test says the two counts differ', () => {
+    const share = (k: number, n: number): SiteNumber => ({ value: (100 * k) / n, unit: '%', n, interval: [0, 100], intervalKind: 'Wilson score 95%', experiment: 'cliff' }) as SiteNumber;
+    const entry: Published = { id: 'c.share_pct', published: 0, of: 14, unit: '%', where: { in: 'the-first-wave' } };
+    // 0 of 14 against 13 of 40: p = 0.0128, below α.
+    expect(reproductionRow(entry, { 'c.share_pct': share(13, 40) })).toMatchObject({ group: 'outside', withinInterval: false });
+    expect(reproductionRow(entry, { 'c.share_pct': share(4, 40) })).toMatchObject({ group: 'inside' });
+    expect(SHARE_ALPHA).toBe(0.05);
+  });
+
+  it('links to our heading and names it by the site’s own title (not the original article’s), with the figure', () => {
     expect(sectionOf(entries[1]!)).toEqual({ id: 'the-first-wave', title: heading('the-first-wave').title });
     expect(sectionOf(entries[2]!).id).toBe('how-much-is-the-model');
-    expect(whereText(entries[1]!.where)).toBe('The first wave; Figure 2');
-    expect(whereText(entries[2]!.where)).toBe('How much of this is the model; Figure 10');
-    expect(whereText(entries[4]!.where)).toBe('Open and closed; Two checks anyone can run');
+    const t = (id: Parameters<typeof heading>[0]) => heading(id).title;
+    expect(whereText(entries[1]!.where)).toBe(`${t('the-first-wave')}; Figure 2`);
+    expect(whereText(entries[2]!.where)).toBe(`${t('how-much-is-the-model')}; Figure 10`);
+    expect(whereText(entries[4]!.where)).toBe(`${t('open-and-closed')}; ${t('two-checks')}`);
+    for (const e of entries) expect(whereText(e.where)).not.toMatch(/The first wave|How much of this is the model|Open and closed|Two checks anyone can run/);
   });
 });

@@ -4,6 +4,12 @@
  * server under a sub-path, so any absolute link would break; one test also
  * opens the site from file://.
  *
+ * Every page is held, at 1280 px (the one visit the other checks use) and at
+ * 390 px (a phone; one more visit), to what a reader needs on any screen: no
+ * element overlaps another (the sticky contents column, figures, tables,
+ * margin notes), nothing widens the page, figure text is at least 11 px on the
+ * phone, and axe-core (pinned, injected into the page) finds no violation.
+ *
  * Needs a built dist/ (CI runs `npm run build` first). Without one the suite
  * is skipped locally and fails under CI.
  */
@@ -14,12 +20,20 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createRequire } from 'node:module';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** axe-core's browser build, injected into each page (the version is pinned in package.json). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The widths every page is held at: a laptop, and a phone. */
+const WIDE = 1280;
+const PHONE = 390;
+/** Smallest figure text a phone may show, in CSS pixels. */
+const MIN_FIGURE_TEXT = 11;
 /** The sub-path the site is served from in these tests. */
 const PREFIX = '/some/sub-path/';
 
@@ -62,9 +76,74 @@ interface FigureInfo {
   marks: number; caption: string; png: string; width: number; pngStatus?: number; pngType?: string;
 }
 
+/** What a reader on one screen width would hit: overlaps, sideways growth, small figure text, axe's violations. */
+interface Layout {
+  width: number;
+  overlaps: string[];
+  widening: string[];
+  /** Smallest figure text shown, CSS px, per figure. */
+  figureText: { key: string | null; px: number }[];
+  axe: string[];
+}
+
+/**
+ * Runs in the page. Boxes that must not overlap: the contents column, and the
+ * blocks of the main column (figures, tables, code, notes, paragraphs, lists,
+ * headings), each pair unless one holds the other. Sideways growth: the
+ * document wider than the window, and the elements that reach past it outside
+ * any scroller. Figure text: each visible figure's smallest text as drawn
+ * (its font size times the SVG's scale).
+ */
+function measureLayout(): Omit<Layout, 'width' | 'axe'> {
+  const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className.trim().split(/\s+/).join('.')}` : ''}`;
+  // A closed disclosure's content keeps a box in Chromium but is not shown.
+  const visible = (e: Element) => {
+    const r = e.getBoundingClientRect();
+    const closed = e.closest('details:not([open])');
+    return r.width > 0 && r.height > 0 && (!closed || (closed !== e && !!e.closest('summary')));
+  };
+  const boxes = [...document.querySelectorAll('.toc, main figure.fig, main .table-wrap, main pre, main .fn-note, main .note, main blockquote, main p, main ul, main ol, main dl, main h2, main h3, main details')].filter(visible);
+  const overlaps: string[] = [];
+  const rects = boxes.map((e) => e.getBoundingClientRect());
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i]!;
+      const b = boxes[j]!;
+      if (a.contains(b) || b.contains(a)) continue;
+      const r = rects[i]!;
+      const q = rects[j]!;
+      const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+      const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+      if (w > 1 && h > 1) overlaps.push(`${name(a)} and ${name(b)} overlap by ${Math.round(w)}×${Math.round(h)} px`);
+    }
+  }
+  const widening: string[] = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > window.innerWidth) widening.push(`the page is ${doc.scrollWidth} px wide in a ${window.innerWidth} px window`);
+  for (const e of document.querySelectorAll('body *')) {
+    const r = e.getBoundingClientRect();
+    if (r.right <= window.innerWidth + 0.5 || !visible(e)) continue;
+    let scroller = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(a).overflowX)) scroller = true;
+    const where = e.closest('figure')?.getAttribute('data-figure');
+    if (!scroller && widening.length < 20) widening.push(`${name(e)}${where ? ` in figure ${where}` : ''} reaches ${Math.round(r.right)} px`);
+  }
+  const figureText: { key: string | null; px: number }[] = [];
+  for (const svg of document.querySelectorAll('figure.fig svg')) {
+    if (!visible(svg)) continue;
+    const vb = (svg as SVGSVGElement).viewBox.baseVal;
+    const scale = vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
+    let px = Infinity;
+    for (const t of svg.querySelectorAll('text')) if (t.textContent?.trim()) px = Math.min(px, parseFloat(getComputedStyle(t).fontSize) * scale);
+    if (px < Infinity) figureText.push({ key: svg.closest('figure')?.getAttribute('data-figure') ?? null, px });
+  }
+  return { overlaps, widening, figureText };
+}
+
 interface PageInfo extends Visit {
+  layout: Layout;
   figures: FigureInfo[];
-  nums: { id: string | null; text: string; title: string }[];
+  nums: { id: string | null; text: string; title: string; tabindex: string | null }[];
   text: string;
   ids: Set<string>;
   links: string[];
@@ -95,10 +174,22 @@ describe.skipIf(!built)('site in a browser', () => {
     return v;
   }
 
-  /** Everything the checks need from one page, gathered in a single visit. */
+  /** The layout checks and axe-core on an open page. */
+  async function layout(p: Page, width: number): Promise<Layout> {
+    const m = await p.evaluate(measureLayout);
+    await p.addScriptTag({ content: AXE });
+    const axe = await p.evaluate(async () => {
+      const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id} (${v.help}) ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    });
+    return { width, ...m, axe };
+  }
+
+  /** Everything the checks need from one page, gathered in a single visit (at WIDE). */
   async function inspect(name: string): Promise<PageInfo> {
-    const p = await browser.newPage();
+    const p = await browser.newPage({ viewport: { width: WIDE, height: 800 } });
     const v = await open(p, `${origin}${PREFIX}${name}`);
+    const wide = await layout(p, WIDE);
     const figures: FigureInfo[] = await p.$$eval('figure.fig', (els) =>
       els.map((f) => {
         const svg = f.querySelector('svg');
@@ -126,14 +217,41 @@ describe.skipIf(!built)('site in a browser', () => {
       f.pngStatus = r.status();
       f.pngType = r.headers()['content-type'] ?? '';
     }
-    const nums = await p.$$eval('[data-num]', (els) => els.map((e) => ({ id: e.getAttribute('data-num'), text: e.textContent?.trim() ?? '', title: e.getAttribute('title') ?? '' })));
+    const nums = await p.$$eval('[data-num]', (els) => els.map((e) => ({ id: e.getAttribute('data-num'), text: (e.firstElementChild ?? e).textContent?.trim() ?? '', title: e.getAttribute('title') ?? '', tabindex: e.getAttribute('tabindex') })));
     const text = await p.evaluate(() => document.body.innerText);
     const ids = new Set(await p.$$eval('[id]', (els) => els.map((e) => e.id)));
     const links = await p.$$eval('a[href]', (els) => els.map((a) => (a as HTMLAnchorElement).href));
     const raw = await p.$$eval('a[href], link[href], img[src], script[src]', (els) => els.map((e) => e.getAttribute('href') ?? e.getAttribute('src') ?? ''));
     await p.close();
-    return { ...v, figures, nums, text, ids, links, raw };
+    return { ...v, layout: wide, figures, nums, text, ids, links, raw };
   }
+
+  /** The same page on a phone: the layout checks only. */
+  async function inspectPhone(name: string): Promise<Layout> {
+    const p = await browser.newPage({ viewport: { width: PHONE, height: 844 }, isMobile: true, hasTouch: true });
+    await open(p, `${origin}${PREFIX}${name}`);
+    const l = await layout(p, PHONE);
+    // Without hover: a tap on the page's switch puts every number's spread and interval in the text.
+    if (await p.$('.num-detail')) {
+      const before = await p.$eval('.num-detail', (e) => e.getBoundingClientRect().width);
+      await p.tap('label:has(#show-detail)');
+      const after = await p.$$eval('.num-detail', (els) => els.filter((e) => e.getBoundingClientRect().width > 1 && getComputedStyle(e).clipPath === 'none').length);
+      details.set(name, { before, after, total: await p.$$eval('.num-detail', (els) => els.length) });
+    }
+    await p.close();
+    return l;
+  }
+  const phone = new Map<string, Layout>();
+  async function browserPage<T>(name: string, f: (p: Page) => Promise<T>): Promise<T> {
+    const p = await browser.newPage();
+    await p.goto(`${origin}${PREFIX}${name}`);
+    try {
+      return await f(p);
+    } finally {
+      await p.close();
+    }
+  }
+  const details = new Map<string, { before: number; after: number; total: number }>();
 
   beforeAll(async () => {
     server = await serve();
@@ -142,7 +260,8 @@ describe.skipIf(!built)('site in a browser', () => {
     pages = readdirSync(DIST).filter((f) => f.endsWith('.html')).sort();
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const name of pages) info.set(name, await inspect(name));
-  });
+    for (const name of pages) phone.set(name, await inspectPhone(name));
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -187,14 +306,42 @@ describe.skipIf(!built)('site in a browser', () => {
     console.log(`site-browser: ${count} figures checked`);
   });
 
-  it('resolves every <Num> (value, tooltip with the id) and shows no undefined or NaN', () => {
+  describe.each([WIDE, PHONE])('at %i px, every page', (width) => {
+    const layouts = () => [...(width === WIDE ? [...info].map(([n, v]) => [n, v.layout] as const) : [...phone])];
+    it('has no element overlapping another', () => {
+      expect(layouts().flatMap(([n, l]) => l.overlaps.map((o) => `${n}: ${o}`))).toEqual([]);
+    });
+    it('is no wider than the window', () => {
+      expect(layouts().flatMap(([n, l]) => l.widening.map((o) => `${n}: ${o}`))).toEqual([]);
+    });
+    it('has no axe-core violation', () => {
+      expect(layouts().flatMap(([n, l]) => l.axe.map((o) => `${n}: ${o}`))).toEqual([]);
+    });
+  });
+
+  it(`shows figure text of at least ${MIN_FIGURE_TEXT} px on a ${PHONE} px phone, every figure drawn for it`, () => {
+    const shown = [...phone].flatMap(([n, l]) => l.figureText.map((f) => ({ ...f, page: n })));
+    expect(shown.length).toBe([...info.values()].reduce((k, v) => k + v.figures.length, 0));
+    expect(shown.filter((f) => f.px < MIN_FIGURE_TEXT).map((f) => `${f.page} ${f.key}: ${f.px.toFixed(1)} px`)).toEqual([]);
+  });
+
+  it('shows every number’s spread and interval without hover, behind one switch, and makes no number a tab stop', () => {
+    expect(details.size).toBeGreaterThan(0);
+    for (const [name, d] of details) {
+      expect(d.before, name).toBeLessThanOrEqual(1);
+      expect(d.after, name).toBe(d.total);
+    }
+    for (const [name, v] of info) expect(v.nums.filter((n) => n.tabindex !== null).map((n) => n.id), name).toEqual([]);
+  });
+
+  it('resolves every <Num> (value, a tooltip that does not start with its id) and shows no undefined or NaN', () => {
     const problems: string[] = [];
     let count = 0;
     for (const [name, v] of info) {
       for (const n of v.nums) {
         count++;
         if (!/\d/.test(n.text)) problems.push(`${name}: ${n.id} shows “${n.text}”`);
-        if (!n.title.startsWith(`${n.id} = `)) problems.push(`${name}: ${n.id} has tooltip “${n.title}”`);
+        if (!n.title || n.title.startsWith(`${n.id}`)) problems.push(`${name}: ${n.id} has tooltip “${n.title}”`);
       }
       for (const bad of ['undefined', 'NaN', '[object Object]']) if (v.text.includes(bad)) problems.push(`${name}: page text contains “${bad}”`);
     }
@@ -231,6 +378,29 @@ describe.skipIf(!built)('site in a browser', () => {
     }
     expect(rows.length).toBeGreaterThan(0);
     expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('summarizes Table 3 on the article with a link, and filters the dossier page by grade and topic', async () => {
+    const summary = await browserPage(`index.html`, (p) => p.$$eval('table[data-table="dossier-summary"] tbody th a', (as) => as.map((a) => (a as HTMLAnchorElement).href)));
+    expect(summary.length).toBeGreaterThan(1);
+    expect(info.get('index.html')!.text).not.toMatch(/\bTable 3\. Confidence dossier\n/);
+    const topic = new URL(summary[0]!).searchParams.get('topic')!;
+    const p = await browser.newPage();
+    await p.goto(summary[0]!);
+    const rows = () => p.$$eval('table[data-table="dossier"] tbody tr', (trs) => trs.map((t) => ({ topic: t.getAttribute('data-topic'), grade: t.getAttribute('data-grade'), shown: !(t as HTMLElement).hidden })));
+    const byTopic = await rows();
+    expect(byTopic.filter((r) => r.shown).length).toBeGreaterThan(0);
+    expect(byTopic.every((r) => r.shown === (r.topic === topic))).toBe(true);
+    await p.selectOption('form.dossier-filter select', '');
+    await p.uncheck('form.dossier-filter input[value="A"]');
+    const byGrade = await rows();
+    expect(byGrade.every((r) => r.shown === (r.grade !== 'A'))).toBe(true);
+    expect(await p.$eval('form.dossier-filter output', (o) => o.textContent)).toBe(`${byGrade.filter((r) => r.shown).length} of ${byGrade.length} claims shown`);
+    await p.close();
+  });
+
+  it('names the commit it was built from, and no clock time', () => {
+    for (const [name, v] of info) expect(v.text, name).toMatch(/Built from commit [0-9a-f]{12}/);
   });
 
   it('has no broken internal link (files and #fragments) and no absolute link', () => {

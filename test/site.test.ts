@@ -1,10 +1,10 @@
 /** Unit tests of the site's pure parts: formatting, relative links, the data loader's errors, the reproduction table, the registries. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom } from '../src/format/value.ts';
+import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom, valueOrModes } from '../src/format/value.ts';
 import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
 import { prepareSvg, slug } from '../src/site/svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
@@ -53,6 +53,12 @@ describe('number formatting', () => {
     expect(pickFrom('x', nv, 'seeds-max')).toEqual({ value: 58.9 });
     expect(() => pickFrom('y', { value: 1, unit: 'ms', n: null, interval: null }, 'upper-mode')).toThrow('y has no spread over seeds');
     expect(() => pickFrom('z', { ...nv, spread: { ...nv.spread, modes: undefined } }, 'lower-mode')).toThrow('z is not bimodal over its 20 seeds');
+  });
+  it('a number whose seeds split is printed as its two modes, never as a median no seed has', () => {
+    const lattice = { value: 5.335, unit: 'req/s', n: null, interval: null, seeds: 20, spread: { min: 5.02, q1: 5.02, median: 5.335, q3: 5.65, max: 5.65, modes: [{ min: 5.02, median: 5.02, max: 5.02, seeds: 10 }, { min: 5.65, median: 5.65, max: 5.65, seeds: 10 }] as [never, never] } };
+    expect(valueOrModes(lattice)).toBe('split: 10 of 20 seeds at 5.02\u00a0req/s, 10 at 5.65\u00a0req/s');
+    expect(valueOrModes({ ...lattice, spread: { ...lattice.spread, modes: [{ min: 5, median: 5.02, max: 5.1, seeds: 10 }, { min: 5.6, median: 5.65, max: 5.7, seeds: 10 }] as [never, never] } })).toBe('split: 10 of 20 seeds near 5.02\u00a0req/s, 10 near 5.65\u00a0req/s');
+    expect(valueOrModes({ ...lattice, spread: { ...lattice.spread, modes: undefined } })).toBe('5.34\u00a0req/s');
   });
   it('prints whole counts without decimals', () => {
     expect(formatValue(47, 'preemptions')).toBe('47\u00a0preemptions');
@@ -114,6 +120,8 @@ describe('data loader', () => {
     }));
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.svg'), svg);
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'png');
+    mkdirSync(join(dir, 'figures-narrow'), { recursive: true });
+    writeFileSync(join(dir, 'figures-narrow', 'first-wave.ttft.svg'), svg);
     saved = process.env.STOPWATCHES_GENERATED;
     process.env.STOPWATCHES_GENERATED = dir;
   });
@@ -129,11 +137,26 @@ describe('data loader', () => {
     expect(() => getNumber('first-wave.p99.nope_ms', '/index.html')).toThrow(/Unknown number id "first-wave\.p99\.nope_ms" on page \/index\.html.*first-wave\.p99\.after_ms/s);
   });
 
+  it('refuses a claims.json evaluated on other numbers, in one line', async () => {
+    const sha = createHash('sha256').update(readFileSync(join(dir, 'numbers.json'))).digest('hex');
+    const claims = (numbersSha256: string) => JSON.stringify({ numbersSha256, claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } });
+    writeFileSync(join(dir, 'claims.json'), claims('0'.repeat(64)));
+    vi.resetModules();
+    const stale = await import('../src/site/data.ts');
+    expect(() => stale.loadClaims()).toThrow(/claims\.json was evaluated on another numbers\.json \(sha256 000000000000…, now [0-9a-f]{12}\); run `npx stopwatches claims` again$/);
+    writeFileSync(join(dir, 'claims.json'), claims(sha));
+    vi.resetModules();
+    const fresh = await import('../src/site/data.ts');
+    expect(fresh.loadClaims().numbersSha256).toBe(sha);
+    rmSync(join(dir, 'claims.json'));
+  });
+
   it('reads figures and fails on an unknown one, naming the page', async () => {
     const { getFigure } = await import('../src/site/data.ts');
     const f = getFigure('first-wave', 'ttft', '/index.html');
     expect(f.meta.provenance.configHash).toBe('abc');
     expect(f.meta.png).toBe('first-wave.ttft.png');
+    expect(f.narrowSvg).toContain('<svg');
     expect(() => getFigure('first-wave', 'nope', '/index.html')).toThrow(/Unknown figure "first-wave\.nope" on page \/index\.html/);
     // A PNG that is not the file the build recorded is never served.
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'pnG');

@@ -35,7 +35,7 @@ export const figures: Figures<MetronomeData> = {
       height: 260,
       marginLeft: 56,
       x: { label: 'length (tokens)' },
-      y: { label: 'share of draws', grid: true, percent: true },
+      y: { label: 'share of draws (% per bin)', grid: true, percent: true },
       color: { domain: [...new Set(d.histograms.map((h: { tool: string }) => h.tool))], range: [PALETTE.orange, PALETTE.blue] },
       marks: [
         Plot.rectY(d.histograms, { x1: 'x', x2: 'x2', y: 'share', fill: 'tool', fillOpacity: 0.7 }),

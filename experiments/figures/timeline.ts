@@ -41,6 +41,8 @@ export const figures: Figures<TimelineData> = {
         Plot.lineY(d.timeline, { x: 't', y: 'running', stroke: PALETTE.blue, curve: 'step-after' }),
         Plot.lineY(d.timeline, { x: 't', y: 'waiting', stroke: PALETTE.vermillion, curve: 'step-after' }),
         Plot.text(['running'], { x: d.timeline[Math.floor(d.timeline.length / 2)].t, y: d.timeline[Math.floor(d.timeline.length / 2)].running, dy: -8, fill: PALETTE.blue }),
+        // The waiting series is named where it lies flat, mid-run, so the label touches neither line's climb.
+        Plot.text(['waiting'], { x: d.timeline[Math.floor(d.timeline.length / 2)].t, y: d.timeline[Math.floor(d.timeline.length / 2)].waiting, dy: -8, fill: PALETTE.vermillion }),
       ],
     },
   }),

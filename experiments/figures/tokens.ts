@@ -24,6 +24,28 @@ export function figure11(data: TokensData): FigureSpec {
   const key = keyItems.map(([text, color, dx]) =>
     Plot.text([text], { fy: () => first, frameAnchor: 'top-left', text: (d: string) => d, dx, dy: -26, fill: color, textAnchor: 'start', fontSize: 11 }),
   );
+  // On a phone the key stands on three lines: [text, colour, x offset, line].
+  const narrowItems: [string, string, number, number][] = [
+    ['■', colors.range[0]!, 0, 0],
+    ['named in the article', NEUTRAL.text, 16, 0],
+    ['(Gemma 3 stands in for Gemma 4)', NEUTRAL.text, 16, 1],
+    ['■', colors.range[1]!, 0, 2],
+    ['not named in the article', NEUTRAL.text, 16, 2],
+  ];
+  const narrowKey = narrowItems.map(([text, color, dx, line]) =>
+    Plot.text([text], { fy: () => first, frameAnchor: 'top-left', text: (d: string) => d, dx, dy: -62 + 18 * line, fill: color, textAnchor: 'start', fontSize: 13 }),
+  );
+  const bars = [
+    Plot.barX(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', fill, insetTop: 1, insetBottom: 1 }),
+    Plot.text(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', text: (r: TokensRow) => r.perKchar.toFixed(0), textAnchor: 'start', dx: 4, fontSize: 10 }),
+    Plot.ruleX([0]),
+  ];
+  const scales = {
+    x: { domain: [0, max * 1.12], label: 'tokens per 1,000 characters →', grid: true },
+    y: { domain: names, label: null },
+    fy: { domain: labels, label: null },
+    color: colors,
+  };
   return {
     title: 'Tokens per 1,000 characters, by tokenizer and text',
     caption:
@@ -46,16 +68,18 @@ export function figure11(data: TokensData): FigureSpec {
       marginRight: 120,
       marginTop: 40,
       marginBottom: 40,
-      x: { domain: [0, max * 1.12], label: 'tokens per 1,000 characters →', grid: true },
-      y: { domain: names, label: null },
-      fy: { domain: labels, label: null },
-      color: colors,
-      marks: [
-        Plot.barX(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', fill, insetTop: 1, insetBottom: 1 }),
-        Plot.text(data.rows, { x: 'perKchar', y: 'name', fy: 'corpusLabel', text: (r: TokensRow) => r.perKchar.toFixed(0), textAnchor: 'start', dx: 4, fontSize: 10 }),
-        Plot.ruleX([0]),
-        ...key,
-      ],
+      ...scales,
+      marks: [...bars, ...key],
+    },
+    narrow: {
+      height: 780,
+      marginLeft: 110,
+      marginRight: 120,
+      marginTop: 84,
+      marginBottom: 48,
+      ...scales,
+      x: { ...scales.x, label: 'per 1,000 characters →', ticks: 3 },
+      marks: [...bars, ...narrowKey],
     },
   };
 }

@@ -28,14 +28,21 @@ export function seedSpread(values: readonly number[]): SeedSpread {
 
 /**
  * A value over seeds: the median of the per-seed values, their spread and
- * count. `n` is the sample size of each run (requests, windows), not the seeds.
- * Values must be finite: a seed without a value is the caller's to report.
+ * count, and the per-seed values themselves with the seeds they are of, so a
+ * claim over two numbers can read both in the same seed (src/claims/evaluate.ts).
+ * `values` are in seed order; `seeds` names them, seeds 1..n unless given (a
+ * value only some runs have, such as the time a collapsed run collapsed, names
+ * its runs). `n` is the sample size of each run (requests, windows), not the
+ * seeds. Values must be finite: a seed without a value is the caller's to report.
  */
-export function overSeeds(values: readonly number[], unit: string, n: number | null = null): NumberValue {
+export function overSeeds(values: readonly number[], unit: string, n: number | null = null, seeds: readonly number[] = seedList(values.length)): NumberValue {
   if (values.length === 0 || !values.every(Number.isFinite)) throw new Error(`overSeeds: need finite per-seed values, got [${values.join(', ')}]`);
+  if (seeds.length !== values.length || !seeds.every((s, i) => Number.isInteger(s) && (i === 0 || s > seeds[i - 1]!))) {
+    throw new Error(`overSeeds: seeds [${seeds.join(', ')}] must be ascending integers, one per value (${values.length})`);
+  }
   if (values.length === 1) return { value: values[0]!, unit, n, interval: null };
   const spread = seedSpread(values);
-  return { value: spread.median, unit, n, interval: null, seeds: values.length, spread };
+  return { value: spread.median, unit, n, interval: null, seeds: values.length, spread, perSeed: { seeds: [...seeds], values: [...values] } };
 }
 
 /**
@@ -44,8 +51,8 @@ export function overSeeds(values: readonly number[], unit: string, n: number | n
  * order-statistic bounds: how wide one run's interval typically is, to set
  * beside how far the runs fall apart.
  */
-export function percentileOverSeeds(perSeed: readonly NumberValue[]): NumberValue {
-  const v = overSeeds(perSeed.map((p) => p.value), perSeed[0]!.unit, perSeed[0]!.n);
+export function percentileOverSeeds(perSeed: readonly NumberValue[], seeds?: readonly number[]): NumberValue {
+  const v = overSeeds(perSeed.map((p) => p.value), perSeed[0]!.unit, perSeed[0]!.n, seeds);
   const withBounds = perSeed.filter((p) => p.interval);
   if (withBounds.length === perSeed.length && perSeed.length > 1) {
     const med = (xs: number[]) => linearPercentile(sortAsc(xs), 0.5, { sorted: true });

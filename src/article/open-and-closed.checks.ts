@@ -1,5 +1,6 @@
 /** Checked claims of src/article/open-and-closed.astro, in page order. */
-import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, within } from '../claims/predicates.ts';
+import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, ratioAtLeast, sameShare, within } from '../claims/predicates.ts';
+import { publishedCount, publishedFor } from '../published.ts';
 import type { SectionChecks } from '../claims/types.ts';
 
 const oc = (slots: number, rest: string) => `open-closed.slots${slots}.${rest}`;
@@ -7,6 +8,8 @@ const MIDDLE = [32, 64, 96, 128, 192];
 const SWEEP = [1, 2, 4, 8, 16, 32, 64, 96, 128, 192, 256];
 const PEAK_A = 'open-closed.peak_open.collapsed_share_pct';
 const PEAK_B = 'cliff.load100.collapsed_share_pct';
+/** The article's count of collapsed runs at 98% of the peak rate. */
+const CLIFF_98 = publishedCount(publishedFor('cliff.load98.collapsed_share_pct'))!;
 
 export const CHECKS: SectionChecks = [
   {
@@ -15,10 +18,16 @@ export const CHECKS: SectionChecks = [
     check: every(MIDDLE.map((s) => within(oc(s, 'open.p99_ttft_ms'), oc(s, 'closed.p99_ttft_ms'), 1 / 3)), 'every middle size'),
   },
   {
-    id: 'article-oc-64-open-better',
-    says: 'At {open-closed.slots64.slots} the open twin’s p99 time to first token is no worse than the closed loop’s.',
-    check: less(oc(64, 'open.p99_ttft_ms'), oc(64, 'closed.p99_ttft_ms')),
-    contradicts: { article: 'at {open-closed.slots64.slots} Poisson arrivals gave {published:open-closed.slots64.open.p99_ttft_ms} against the closed loop’s {published:open-closed.slots64.closed.p99_ttft_ms}, a little better' },
+    // The article's 64-slot comparison is one draw: its closed p99 falls in our upper mode, where the open twin does come out better.
+    id: 'oc-64-article-upper-mode',
+    says:
+      'The article’s closed-loop p99 at {open-closed.slots64.slots} slots, {published:open-closed.slots64.closed.p99_ttft_ms}, lies in the upper mode of ours, and in {open-closed.slots64.closed_upper_mode.open_better_runs} of that mode’s {open-closed.slots64.closed_upper_mode.runs} seeds the open twin comes out better, as in the article; over all seeds the open twin is worse.',
+    check: every([
+      below(`${oc(64, 'closed.p99_ttft_ms')}@upper-mode-min`, publishedFor(oc(64, 'closed.p99_ttft_ms')).published),
+      above(`${oc(64, 'closed.p99_ttft_ms')}@upper-mode-max`, publishedFor(oc(64, 'closed.p99_ttft_ms')).published),
+      ratioAtLeast(oc(64, 'closed_upper_mode.open_better_runs'), oc(64, 'closed_upper_mode.runs'), 0.75),
+      above(oc(64, 'open_over_closed_p99_x'), 1),
+    ]),
   },
   {
     id: 'oc-64-two-modes',
@@ -108,13 +117,11 @@ export const CHECKS: SectionChecks = [
     check: every([atMost('cliff.load90.collapsed', 0), atMost('cliff.load95.collapsed', 0)]),
   },
   {
-    id: 'article-cliff-98-none',
-    says: 'At {cliff.load98.load_pct} of the peak rate no run of the cliff’s length collapsed.',
-    check: atMost('cliff.load98.collapsed', 0),
-    contradicts: {
-      article: 'at {cliff.load98.load_pct} of the peak rate none of its runs collapsed ({published:cliff.load98.collapsed_share_pct})',
-      why: 'we ran more runs per load than the article, and our loads are set from a peak rate slightly above the article’s, which makes this load a little heavier; our share still lies inside the interval the article’s clean runs leave open',
-    },
+    // The article saw no collapse at this load; we saw a few in more runs. Two counts from so few runs do not differ.
+    id: 'cliff-98-consistent',
+    says:
+      'At {cliff.load98.load_pct} of the peak rate {cliff.load98.collapsed} of our {cliff.runs_per_load} runs collapsed and {published:cliff.load98.collapsed_share_pct} of the article’s did: by Fisher’s exact test the two counts do not differ.',
+    check: sameShare('cliff.load98.collapsed', 'cliff.runs_per_load', CLIFF_98.k, CLIFF_98.n),
   },
   {
     id: 'cliff-peak-twice',

@@ -1,13 +1,15 @@
 /**
  * The "Audit a run" page in the reader's browser: a file dropped on the
  * target (or picked with the file input) is read here, recognised, imported
- * and audited by the same modules `stopwatches audit` runs (src/audit/file.ts),
+ * and audited by the same modules `stopwatches audit` runs (src/audit/file.ts, over
+ * the dropped file's text),
  * and rendered by the same HTML as `--html` (src/audit/html.ts), with Plot
  * drawing in this page's document. Nothing is sent anywhere: the file's text
  * never leaves this script.
  */
 import { auditSections } from '../audit/html.ts';
-import { auditText, type Audited } from '../audit/file.ts';
+import { auditFile, type Audited } from '../audit/file.ts';
+import { importChecked } from '../importers/metrics-input.ts';
 import { UserError } from '../errors.ts';
 
 const root = document.getElementById('audit-page')!;
@@ -32,7 +34,8 @@ async function audit(files: File[]): Promise<void> {
   const problems: string[] = [];
   for (const f of files) {
     try {
-      runs.push(...auditText(f.name, await f.text()));
+      const text = await f.text();
+      runs.push(...(await auditFile(f.name, (entry) => importChecked(f.name, text, { entry }))));
     } catch (err) {
       // a file the readers refuse is one line naming it and the fix; anything else is a bug worth showing as it is
       problems.push(err instanceof UserError ? err.message : `${f.name}: ${(err as Error).message}`);

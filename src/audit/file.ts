@@ -1,11 +1,11 @@
 /**
- * A result file's text → its runs, each audited: the one path from text to
- * findings, shared by `stopwatches audit` (which reads the file) and the
- * site's "Audit a run" page (which is handed the dropped file's text). A file
- * holding several runs (appended JSON lines, a GuideLLM sweep) is audited run
- * by run, unless `entry` picks one. No I/O here.
+ * One result file → its runs, each audited: the loop shared by
+ * `stopwatches audit` (which streams the file from disk) and the site's
+ * "Audit a run" page (which has the dropped file's text). A file holding
+ * several runs (appended JSON lines, a GuideLLM sweep) is audited run by run,
+ * each entry imported again, unless `entry` picks one. How the file is read
+ * is the caller's `load`; no I/O here.
  */
-import { importText } from '../importers/metrics-input.ts';
 import type { ImportResult } from '../tools/base/result.ts';
 import { auditRun, type AuditReport } from './index.ts';
 
@@ -15,13 +15,14 @@ export interface Audited {
   imported: ImportResult;
 }
 
-export function auditText(file: string, text: string, opts: { format?: string; entry?: number } = {}): Audited[] {
-  const res = importText(file, text, opts);
-  if (!res.runs || opts.entry !== undefined) return [{ report: auditRun(file, res.format, res), imported: res }];
+/** `load(entry)` imports the file, or one run of it. */
+export async function auditFile(file: string, load: (entry: number | undefined) => ImportResult | Promise<ImportResult>, entry?: number): Promise<Audited[]> {
+  const res = await load(entry);
+  if (!res.runs || entry !== undefined) return [{ report: auditRun(file, res.format, res), imported: res }];
   const out: Audited[] = [];
   for (const r of res.runs) {
     if (r.unreadable) continue;
-    const one = importText(file, text, { format: opts.format, entry: r.index });
+    const one = await load(r.index);
     out.push({ report: auditRun(`${file} [--entry ${r.index}]`, one.format, one), imported: one });
   }
   return out;

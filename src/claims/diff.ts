@@ -1,7 +1,7 @@
 /**
  * What changed in the checked claims between two builds, for the pull-request
  * report: claims whose status changed come first, then claims whose margin
- * moved (largest move first), then claims added or removed. Two claims files
+ * moved or whose count of seeds it holds in changed (largest move first), then claims added or removed. Two claims files
  * (claims.json of each build) are compared by claim id; when only the numbers
  * of a baseline exist, `claimChangesFromNumbers` evaluates today's claims on
  * both, which answers "which sentences did this change of numbers move".
@@ -10,15 +10,17 @@
  * `changes` itself, JSON-ready:
  *
  *   { id, section, says, change: 'status' | 'margin' | 'added' | 'removed',
- *     before: { status, slack, margin } | null, after: { status, slack, margin } | null }
+ *     before: { status, slack, margin, seeds } | null, after: { status, slack, margin, seeds } | null }
  */
-import { evaluateAll, type ClaimResult, type ClaimsFile, type NumberEntry } from './evaluate.ts';
+import { evaluateAll, seedsText, type ClaimResult, type ClaimsEvaluation, type NumberEntry } from './evaluate.ts';
 import { sectionClaims, type ClaimsBySection } from './registry.ts';
 
 export interface ClaimState {
   status: ClaimResult['status'];
   slack: number | null;
   margin: string;
+  /** "holds in k of n seeds" (seedsText), empty when the claim reads no per-seed number. */
+  seeds: string;
 }
 
 export interface ClaimChange {
@@ -30,11 +32,11 @@ export interface ClaimChange {
   after: ClaimState | null;
 }
 
-const state = (c: ClaimResult): ClaimState => ({ status: c.status, slack: c.slack, margin: c.margin });
+const state = (c: ClaimResult): ClaimState => ({ status: c.status, slack: c.slack, margin: c.margin, seeds: seedsText(c) });
 const ORDER = { status: 0, margin: 1, added: 2, removed: 3 } as const;
 
 /** Changes from `before` to `after`, status changes first. */
-export function compareClaims(before: ClaimsFile, after: ClaimsFile): ClaimChange[] {
+export function compareClaims(before: ClaimsEvaluation, after: ClaimsEvaluation): ClaimChange[] {
   const old = new Map(before.claims.map((c) => [c.id, c]));
   const now = new Map(after.claims.map((c) => [c.id, c]));
   const out: ClaimChange[] = [];
@@ -43,7 +45,7 @@ export function compareClaims(before: ClaimsFile, after: ClaimsFile): ClaimChang
     const base = { id: c.id, section: c.section, says: c.says };
     if (!o) out.push({ ...base, change: 'added', before: null, after: state(c) });
     else if (o.status !== c.status) out.push({ ...base, change: 'status', before: state(o), after: state(c) });
-    else if (o.slack !== c.slack) out.push({ ...base, change: 'margin', before: state(o), after: state(c) });
+    else if (o.slack !== c.slack || seedsText(o) !== seedsText(c)) out.push({ ...base, change: 'margin', before: state(o), after: state(c) });
   }
   for (const o of before.claims) if (!now.has(o.id)) out.push({ id: o.id, section: o.section, says: o.says, change: 'removed', before: state(o), after: null });
   const move = (c: ClaimChange) => Math.abs((c.after?.slack ?? 0) - (c.before?.slack ?? 0));

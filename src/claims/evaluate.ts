@@ -3,7 +3,8 @@
  * claims.json, the file the build keeps beside numbers.json (its path, schema
  * and reader are in src/pipeline/outputs.ts):
  *
- *   { "claims": [ClaimResult…], "summary": { checked, hold, contradicted, fail } }
+ *   { "numbersSha256": "<sha256 of the numbers.json evaluated>",
+ *     "claims": [ClaimResult…], "summary": { checked, hold, contradicted, fail } }
  *
  * in registry order (sections in outline order, claims in page order), every
  * float rounded to six significant digits, so two builds of one commit write
@@ -17,18 +18,18 @@
  *   stale         marked as contradicted but it holds now: the build stops, so
  *                 the marking is removed (or the sentence restored)
  *
- * Seeds: when a number carries a spread over seeds ({min,q1,median,q3,max}),
- * the claim is also evaluated at every corner of the numbers' ranges (min or
- * max of each); "holds across the spread" is then a conservative statement,
- * true only if no combination of extremes flips it. When per-seed values are
- * present (`perSeed`, aligned by seed across ids), the share of seeds for which
- * the claim holds is reported too.
+ * Seeds: when a claim reads numbers with per-seed values (`perSeed`), it is
+ * also evaluated seed by seed, the numbers of one seed together, and its seed
+ * verdict is "holds in k of n seeds" with the smallest slack over the seeds. A
+ * claim whose value is a median over seeds is the median's: a sentence true
+ * only by the median reads `id@median` and says so ("by the median").
  */
 import type { CheckedClaim } from './types.ts';
 import { formatValue, ofTotal } from '../format/value.ts';
 import { PUBLISHED } from '../published.ts';
 import type { Values } from './predicates.ts';
-import type { ClaimResult, ClaimsFile, ClaimStatus, SeedVerdict } from '../pipeline/outputs.ts';
+import type { ClaimResult, ClaimsEvaluation, ClaimsFile, ClaimStatus, SeedVerdict } from '../pipeline/outputs.ts';
+import type { PerSeed } from '../pipeline/types.ts';
 
 /** What a claim reads from numbers.json; extra fields are ignored. */
 export interface NumberEntry {
@@ -37,69 +38,38 @@ export interface NumberEntry {
   interval?: [number, number] | null;
   seeds?: number;
   spread?: { min: number; q1: number; median: number; q3: number; max: number; modes?: { min: number; median: number; max: number; seeds: number }[] };
-  perSeed?: number[];
+  perSeed?: PerSeed;
 }
 
-export type { ClaimResult, ClaimsFile, ClaimStatus, SeedVerdict } from '../pipeline/outputs.ts';
+export type { ClaimResult, ClaimsEvaluation, ClaimsFile, ClaimStatus, SeedVerdict } from '../pipeline/outputs.ts';
 
 const round = (x: number): number | null => (Number.isFinite(x) ? Number(x.toPrecision(6)) : null);
 
-/** Up to this many numbers with a spread, every combination of their extremes is tried; beyond it, a greedy search. */
-const EXHAUSTIVE_SPREAD_IDS = 10;
-
+/**
+ * The claim in every seed: each number that has per-seed values is read at
+ * that seed, the others (settings, single runs, parts of a distribution) at
+ * their value, so two numbers of one run pair up, never the min of one with
+ * the max of another. Seeds are those every per-seed number has; none, and
+ * the verdict is absent.
+ */
 function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): SeedVerdict | undefined {
-  const spreadIdx = entries.map((e, i) => (e.spread ? i : -1)).filter((i) => i >= 0);
-  if (spreadIdx.length === 0) return undefined;
   const ids = c.check.ids;
-  const at = (choice: ('min' | 'max')[]) => {
-    const v: Record<string, number> = { ...nominal };
-    spreadIdx.forEach((i, j) => (v[ids[i]] = entries[i].spread![choice[j]]));
-    return c.check.test(v);
-  };
+  const seeded = entries.map((e, i) => ({ i, p: e.perSeed })).filter((x): x is { i: number; p: PerSeed } => x.p !== undefined);
+  if (seeded.length === 0) return undefined;
+  const common = seeded.map((x) => new Set(x.p.seeds)).reduce((a, b) => new Set([...a].filter((s) => b.has(s))));
+  const seeds = [...common].sort((a, b) => a - b);
+  if (seeds.length === 0) return undefined;
+  const byMedian = ids.some((id) => id.endsWith('@median'));
+  let held = 0;
   let worst = Infinity;
-  let allHold = c.check.test(nominal).holds;
-  let exhaustive = true;
-  if (spreadIdx.length <= EXHAUSTIVE_SPREAD_IDS) {
-    for (let mask = 0; mask < 1 << spreadIdx.length; mask++) {
-      const out = at(spreadIdx.map((_, bit) => (mask & (1 << bit) ? 'max' : 'min')));
-      worst = Math.min(worst, out.slack);
-      allHold &&= out.holds;
-    }
-  } else {
-    // Too many combinations: move one number at a time to whichever extreme hurts the claim more, until nothing changes.
-    exhaustive = false;
-    const choice = spreadIdx.map((): 'min' | 'max' => 'min');
-    for (let pass = 0, moved = true; moved && pass < 5; pass++) {
-      moved = false;
-      for (let j = 0; j < choice.length; j++) {
-        const other = choice[j] === 'min' ? 'max' : 'min';
-        const alt = [...choice];
-        alt[j] = other;
-        if (at(alt).slack < at(choice).slack) [choice[j], moved] = [other, true];
-      }
-    }
-    const out = at(choice);
-    worst = out.slack;
-    allHold &&= out.holds;
+  for (const seed of seeds) {
+    const v: Record<string, number> = { ...nominal };
+    for (const { i, p } of seeded) v[ids[i]] = p.values[p.seeds.indexOf(seed)]!;
+    const out = c.check.test(v);
+    if (out.holds) held++;
+    worst = Math.min(worst, out.slack);
   }
-  const verdict: SeedVerdict = {
-    seeds: Math.max(...entries.map((e) => e.seeds ?? 1)),
-    holdsAcrossSpread: allHold,
-    worstSlack: round(worst),
-    ...(exhaustive ? {} : { searched: 'greedy' as const }),
-  };
-  const per = spreadIdx.map((i) => entries[i].perSeed);
-  if (per.every((p) => Array.isArray(p) && p.length > 0) && new Set(per.map((p) => p!.length)).size === 1) {
-    const n = per[0]!.length;
-    let held = 0;
-    for (let s = 0; s < n; s++) {
-      const v: Record<string, number> = { ...nominal };
-      spreadIdx.forEach((i, j) => (v[ids[i]] = per[j]![s]));
-      if (c.check.test(v).holds) held++;
-    }
-    verdict.share = round(held / n)!;
-  }
-  return verdict;
+  return { seeds: seeds.length, holds: held, worstSlack: round(worst), ...(byMedian ? { byMedian: true } : {}) };
 }
 
 /**
@@ -113,7 +83,7 @@ function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): 
  * the distribution, not one draw.
  */
 function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): NumberEntry | undefined {
-  const m = /^(.*)@(lo|hi|seeds-min|seeds-max|lower-mode|upper-mode|lower-mode-seeds|upper-mode-seeds)$/.exec(id);
+  const m = /^(.*)@(lo|hi|median|seeds-min|seeds-max|lower-mode|upper-mode|lower-mode-seeds|upper-mode-seeds|lower-mode-min|lower-mode-max|upper-mode-min|upper-mode-max)$/.exec(id);
   if (!m) return numbers[id];
   const base = numbers[m[1]];
   if (!base) return undefined;
@@ -123,11 +93,15 @@ function lookup(numbers: Readonly<Record<string, NumberEntry>>, id: string): Num
     return { value: base.interval[part === 'lo' ? 0 : 1], unit: base.unit };
   }
   if (!base.spread) return undefined;
+  // The median keeps the per-seed values: "by the median" is checked on the median, and its seed verdict still says in how many seeds it holds.
+  if (part === 'median') return { value: base.spread.median, unit: base.unit, spread: base.spread, seeds: base.seeds, ...(base.perSeed ? { perSeed: base.perSeed } : {}) };
   if (part === 'seeds-min' || part === 'seeds-max') return { value: base.spread[part === 'seeds-min' ? 'min' : 'max'], unit: base.unit };
   const modes = base.spread.modes;
   if (!modes || modes.length < 2) return undefined;
   const mode = part.startsWith('lower') ? modes[0] : modes[modes.length - 1];
-  return part.endsWith('-seeds') ? { value: mode.seeds, unit: 'seeds' } : { value: mode.median, unit: base.unit };
+  if (part.endsWith('-seeds')) return { value: mode.seeds, unit: 'seeds' };
+  if (part.endsWith('-min') || part.endsWith('-max')) return { value: mode[part.endsWith('-min') ? 'min' : 'max'], unit: base.unit };
+  return { value: mode.median, unit: base.unit };
 }
 
 /**
@@ -179,7 +153,7 @@ export function evaluateClaim(c: CheckedClaim, section: string, all: Readonly<Re
 }
 
 /** Every claim of every section, in order. */
-export function evaluateAll(sections: readonly { section: string; claims: readonly CheckedClaim[] }[], numbers: Readonly<Record<string, NumberEntry>>): ClaimsFile {
+export function evaluateAll(sections: readonly { section: string; claims: readonly CheckedClaim[] }[], numbers: Readonly<Record<string, NumberEntry>>): ClaimsEvaluation {
   const claims = sections.flatMap((s) => s.claims.map((c) => evaluateClaim(c, s.section, numbers)));
   return {
     claims,
@@ -212,7 +186,7 @@ export function failureLine(r: ClaimResult): string {
 }
 
 /** claims.json as written: stable key order, two-space indent, trailing newline. */
-export function serializeClaims(f: ClaimsFile): string {
+export function serializeClaims(f: ClaimsEvaluation): string {
   return `${JSON.stringify(f, null, 2)}\n`;
 }
 
@@ -220,10 +194,7 @@ export function serializeClaims(f: ClaimsFile): string {
 export function seedsText(r: ClaimResult): string {
   if (!r.seeds) return '';
   const s = r.seeds;
-  const across = s.holdsAcrossSpread ? 'holds at every extreme of the spread' : 'flips somewhere inside the spread';
-  const share = s.share === undefined ? '' : `; holds for ${Math.round(s.share * 100)}% of seeds`;
-  const searched = s.searched === 'greedy' ? ' (worst case searched, not every combination tried)' : '';
-  return `over ${s.seeds} seeds it ${across}${searched}${share}`;
+  return `${s.byMedian ? 'by the median; ' : ''}holds in ${s.holds} of ${s.seeds} seeds`;
 }
 
 /** The status in words, for the tooltip and the dossier. */

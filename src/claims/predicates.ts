@@ -12,6 +12,7 @@
  * what the words mean, and they live here rather than in the prose.
  */
 import { formatGap, formatMargin } from '../format/text.ts';
+import { fisherExact } from '../stats/proportion.ts';
 
 export type Values = Readonly<Record<string, number>>;
 
@@ -235,6 +236,24 @@ export function narrower(tight: readonly string[], loose: readonly string[]): Pr
       const l = span(loose, v);
       const slack = rel(l - 1, t - 1);
       return { holds: t < l, slack, margin: `max/min ${formatMargin(t)} against ${formatMargin(l)}` };
+    },
+  };
+}
+
+/**
+ * k of n runs (two ids) and a literal count k2 of n2 (the original article's)
+ * are the same share as far as Fisher's exact test can tell: two-sided p at
+ * least alpha. The margin is the p-value; the slack is p − alpha.
+ */
+export function sameShare(k: string, n: string, k2: number, n2: number, alpha = 0.05): Predicate {
+  return {
+    kind: `same share as ${formatMargin(k2)} of ${formatMargin(n2)} (Fisher’s exact test, α ${formatMargin(alpha)})`,
+    ids: [k, n],
+    test: (v) => {
+      const count = Number.isInteger(v[k]) && Number.isInteger(v[n]) && v[n] >= 1 && v[k] >= 0 && v[k] <= v[n];
+      if (!count) return { holds: false, slack: -alpha, margin: `${formatMargin(v[k])} of ${formatMargin(v[n])} is not a count of runs` };
+      const p = fisherExact(v[k], v[n], k2, n2);
+      return { holds: p >= alpha, slack: p - alpha, margin: `p = ${formatMargin(p)} against α = ${formatMargin(alpha)}` };
     },
   };
 }

@@ -59,7 +59,8 @@ export async function siteContext(root: string): Promise<import('../pipeline/dif
   const published = new Map<string, { value: number; unit: string }>();
   for (const p of PUBLISHED) if (!published.has(p.id)) published.set(p.id, { value: p.published, unit: p.unit });
   // Today's checked sentences evaluated on both sides' numbers: which sentences the change of numbers moved.
-  const state = (c: { status: string; margin: string } | null) => (c ? { status: c.status, margin: c.margin } : null);
+  // The seed verdict ("holds in k of n seeds") goes with the margin, so the report shows it wherever it shows a claim.
+  const state = (c: { status: string; margin: string; seeds: string } | null) => (c ? { status: c.status, margin: `${c.margin}${c.seeds ? `; ${c.seeds}` : ''}` } : null);
   const claimChanges = (base: Side, cur: Side) =>
     claimChangesFromNumbers(ARTICLE_CHECKS, base.numbers, cur.numbers).map((c) => ({ id: c.id, claim: c.says, change: c.change, old: state(c.before), new: state(c.after) }));
   return { published, farOff: FAR_OFF, toUnit, cited: citedNumbers(root), claimChanges };

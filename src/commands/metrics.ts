@@ -14,7 +14,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
-import { FORMATS } from '../tools/registry.ts';
+import { FORMATS, formatById } from '../tools/registry.ts';
 import type { Reported } from '../tools/base/result.ts';
 
 const fmt = (v: number): string => String(+v.toPrecision(6));
@@ -43,21 +43,38 @@ export function register(program: Command): void {
     .command('metrics')
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
     .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or a benchmark tool\u2019s results (see --format)')
+    .argument('[out]', 'with --to: the file to write (.yaml, .yml or .json)')
     .option('--format <name>', `${formatIds()} (default: detected)`)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
+    .option('--with <records>', 'for an aggregate-only file (an InferenceX result): the per-request records of the same run (AIPerf’s profile_export.jsonl), to check its aggregates against')
+    .addHelpText('after', () => `\nFormats read (--format; by default the content tells):\n${FORMATS.map((f) => `  ${f.id}: ${f.description}`).join('\n')}\n`)
+    .option('--to <format>', 'write the recomputation to OUT instead of printing it: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)')
     .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
     .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', numberOption('--llmperf-extra-messages', { min: 0, max: 8, integer: true }))
     .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', numberOption('--ttft-deadline', { min: 0, max: 600, above: true }))
     .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', numberOption('--tbt-deadline', { min: 0, max: 60, above: true }))
-    .action(async (file: string, opts: { format?: string; entry?: number; json?: boolean; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+    .action(async (file: string, target: string | undefined, opts: { format?: string; entry?: number; json?: boolean; with?: string; to?: string; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+      if (opts.to !== undefined && opts.to !== 'br-v0.2.1') throw new UserError(`unknown --to ${JSON.stringify(opts.to)}; supported: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)`);
+      if (opts.to !== undefined && target === undefined) throw new UserError('--to br-v0.2.1 needs the file to write: stopwatches metrics FILE --to br-v0.2.1 OUT.yaml');
+      if (opts.to === undefined && target !== undefined) throw new UserError(`${target}: a second file is only taken with --to br-v0.2.1 (write an llm-d benchmark report there)`);
       const { loadMetricsInput } = await import('../importers/load.ts');
       const { markUnsupported } = await import('../importers/metrics-input.ts');
       const { metricsReport, formatGrouped } = await import('../metrics/report.ts');
       if ((opts.ttftDeadline === undefined) !== (opts.tbtDeadline === undefined)) {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
-      const input = loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry });
+      if (opts.with !== undefined) {
+        const check = formatById(input.format)!.agreementWith;
+        if (!check || !input.reported) throw new UserError(`--with: ${file} (--format ${input.format}) is not checked against another file’s records; --with is for aggregate-only files of: ${FORMATS.filter((f) => f.agreementWith).map((f) => f.id).join(', ')}`);
+        const rec = await loadMetricsInput(opts.with, {});
+        if (!check.recordFormats.includes(rec.format) || rec.run.records.length === 0) {
+          throw new UserError(`${opts.with}: --with needs the per-request records of the same run (${check.recordFormats.join(', ')}); this file is --format ${rec.format}${rec.run.records.length === 0 ? ' without per-request records' : ''}`);
+        }
+        input.agreement = check.check(input.reported, rec.run);
+        input.notes.push(`the agreement table recomputes this file’s aggregates from ${opts.with} (${rec.version}, ${rec.run.records.length} records) with the definitions ${input.format} applies`);
+      }
       const run = input.run;
       // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
       const llmperfFile = input.format === 'llmperf';
@@ -69,6 +86,11 @@ export function register(program: Command): void {
         guidellmRequests: input.lacks.includes('timeline') ? 'all' : 'window',
       }), input);
       const ok = run.records.filter((r) => r.ok).length;
+      if (opts.to !== undefined && target !== undefined) {
+        const { writeBenchmarkReport } = await import('./metrics-to.ts');
+        process.stdout.write(writeBenchmarkReport(file, target, input) + '\n');
+        return;
+      }
       if (opts.json) {
         const { format, version, missing, notes, reported, failures, agreement, runs, completed } = input;
         process.stdout.write(JSON.stringify({ source: run.source, format, version, requests: run.records.length, successful: ok, ...(completed ? { completed } : {}), failures, missing, notes, reported, agreement, ...(runs ? { runs } : {}), rows }, null, 1) + '\n');
@@ -82,7 +104,9 @@ export function register(program: Command): void {
       out += `  ${count}${failed.length ? `; failed: ${failed.map(([k, v]) => `${v} × ${k}`).join(', ')}` : ''}\n\n`;
       if (rows.length) out += formatGrouped(rows) + '\n';
       if (input.agreement.length) {
-        out += 'The file’s own aggregates vs recomputed from its per-request data (same definition, same version):\n';
+        out += opts.with !== undefined
+          ? `The file’s own aggregates vs recomputed from ${opts.with} (the same run’s records, the file’s definitions):\n`
+          : 'The file’s own aggregates vs recomputed from its per-request data (same definition, same version):\n';
         const w = Math.max(...input.agreement.map((a) => a.key.length));
         out += `  ${'key'.padEnd(w)}  ${'file'.padStart(12)}  ${'recomputed'.padStart(12)}  ${'unit'.padEnd(8)} ${'diff'.padStart(7)}\n`;
         for (const a of input.agreement) {

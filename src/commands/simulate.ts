@@ -1,5 +1,4 @@
-import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { fsErrorLine, UserError } from '../errors.ts';
 import { writeFileAtomicSync } from '../fs/atomic.ts';
@@ -12,7 +11,11 @@ interface SimulateFlags {
   steps?: boolean;
   maxRequestSteps?: number;
   maxOutputMb?: number;
+  as?: string;
 }
+
+/** The tools' result formats `--as` writes, each as that tool writes its per-request file. */
+const AS_FORMATS = ['vllm', 'aiperf'] as const;
 
 /**
  * `stopwatches simulate CASE.json [--out RESULT.json] [--tokens] [--steps]`: replay a case
@@ -21,9 +24,9 @@ interface SimulateFlags {
  *
  * Before running, the work and the size of the result are estimated and a case above the
  * limits (src/sim/case.ts, SIMULATE_LIMITS) is refused, so no input hangs or exhausts the
- * machine. A regular `--out` file is written to a temp file renamed into place, so a failure
- * never leaves a partial file; a symbolic link is written through (the link stays), and a
- * device or FIFO is written to directly (it cannot be replaced, and must never be).
+ * machine. `--out` is written by the one writer's rule (src/fs/atomic.ts): a regular file
+ * through a temp file renamed into place, so a failure never leaves a partial file; a
+ * symbolic link is written through (the link stays); a device or FIFO is written into.
  */
 export function register(program: Command): void {
   program
@@ -34,10 +37,14 @@ export function register(program: Command): void {
     .option('--tokens', 'add requests.token_times: every output token time per request')
     .option('--steps', 'add step_trace: one row per engine step')
     .option('--max-request-steps <n>', 'refuse runs that serve more request-steps than this (default 1e8, a few seconds)', numberOption('--max-request-steps', { min: 0, above: true }))
+    .option('--as <tool>', `write the result as ${AS_FORMATS.join(' or ')} writes its per-request file (vllm: --save-result --save-detailed JSON; aiperf: profile_export.jsonl), for \`stopwatches metrics\` and \`audit\``)
     .option('--max-output-mb <mb>', 'refuse results larger than this many MB (default 256)', numberOption('--max-output-mb', { min: 0, above: true }))
     .action(async (file: string, opts: SimulateFlags) => {
       const { caseFromJson, estimateWork, nonFiniteTime, resultChunks, SIMULATE_LIMITS, STEP_ROW_BYTES } = await import('../sim/case.ts');
       const { runEngine, SimulationError } = await import('../sim/engine.ts');
+      if (opts.as !== undefined && !(AS_FORMATS as readonly string[]).includes(opts.as)) {
+        throw new UserError(`--as ${JSON.stringify(opts.as)}: unknown; use ${AS_FORMATS.join(' or ')}`);
+      }
       const maxRequestSteps = opts.maxRequestSteps ?? SIMULATE_LIMITS.requestSteps;
       const maxOutputBytes = (opts.maxOutputMb ?? SIMULATE_LIMITS.outputMB) * 1e6;
 
@@ -54,7 +61,8 @@ export function register(program: Command): void {
         throw new UserError(`${file}: not valid JSON (${(err as Error).message.split('\n')[0]})`);
       }
       const c = caseFromJson(json, file); // validates everything runEngine assumes
-      const output = { tokens: !!opts.tokens, steps: !!opts.steps };
+      // A tool's file carries every chunk's time, so --as records them.
+      const output = { tokens: !!opts.tokens || opts.as !== undefined, steps: !!opts.steps && opts.as === undefined };
 
       const work = estimateWork(c, output);
       if (work.requestSteps > maxRequestSteps) {
@@ -107,10 +115,33 @@ export function register(program: Command): void {
       const bad = nonFiniteTime(result);
       if (bad) throw new UserError(`${file}: the run's ${bad} is not a finite time; check the units of config.hw and config.model`);
 
-      const chunks = resultChunks(result, output);
+      const chunks = opts.as ? [await asTool(opts.as, result, c.client)] : resultChunks(result, output);
       if (opts.out) writeOut(opts.out, chunks);
       else for (const piece of buffered(chunks)) process.stdout.write(piece);
     });
+}
+
+/**
+ * The result as the tool's own per-request file: the client's settings as
+ * the tool records them (a closed loop is rate inf with a cap of its slots;
+ * a schedule's rate is its mean, (n − 1) ÷ (last due − first due)), the run's
+ * clock starting where the client's schedule starts (t = 0).
+ */
+async function asTool(tool: string, result: import('../sim/types.ts').SimResult, client: import('../sim/types.ts').ClientSpec): Promise<string> {
+  const { fromSimResult } = await import('../tools/sim/from-sim.ts');
+  let requestRate: number | null = null;
+  if (client.kind !== 'closed') {
+    const t = client.times;
+    requestRate = t.length > 1 && t[t.length - 1] > t[0] ? (t.length - 1) / (t[t.length - 1] - t[0]) : Infinity;
+  }
+  const run = fromSimResult(result, { client, requestRate: client.kind === 'closed' ? Infinity : requestRate, source: 'simulator' });
+  run.startT = 0;
+  if (tool === 'vllm') {
+    const { toVllmResult } = await import('../tools/vllm/reader.ts');
+    return JSON.stringify(toVllmResult(run, { model: 'simulated', percentiles: [99] }));
+  }
+  const { toAiperfJsonl } = await import('../tools/aiperf/writer.ts');
+  return toAiperfJsonl(run);
 }
 
 /** Token times the engine can index (its per-request offsets are an Int32Array). */
@@ -166,69 +197,13 @@ function* buffered(chunks: Iterable<string>): Generator<string> {
 }
 
 /**
- * Where `--out` really points: a symbolic link is followed (a dangling one to the path it
- * names), so the link itself is kept and its target is written.
+ * `--out` goes through the one writer (src/fs/atomic.ts): a regular file is replaced
+ * atomically keeping its permissions, a link is written through, a device or FIFO
+ * is written into; its name is made durable too, as the result is the user's.
  */
-function resolveTarget(target: string): string {
-  for (let hops = 0; hops < 40; hops++) {
-    let st;
-    try {
-      st = lstatSync(target);
-    } catch {
-      return target; // does not exist yet: created by the write
-    }
-    if (!st.isSymbolicLink()) return target;
-    try {
-      return realpathSync(target);
-    } catch {
-      target = resolve(dirname(target), readlinkSync(target));
-    }
-  }
-  throw new UserError(`${target}: too many symbolic links; check where --out points`);
-}
-
 function writeOut(out: string, chunks: Iterable<string>): void {
-  const target = resolveTarget(out);
-  let st;
   try {
-    st = statSync(target);
-  } catch {
-    st = null;
-  }
-  if (st?.isDirectory()) throw new UserError(`${out}: is a directory; give a file path for --out`);
-  if (st && !st.isFile()) {
-    // A device (/dev/null, /dev/full, a terminal) or a FIFO: write to it as it is.
-    if (st.isSocket()) throw new UserError(`${out}: is a socket; give a file path for --out`);
-    writeDirect(out, target, chunks);
-    return;
-  }
-  writeAtomic(out, target, chunks, st?.mode);
-}
-
-function writeAll(fd: number, chunks: Iterable<string>): void {
-  for (const piece of buffered(chunks)) {
-    const bytes = Buffer.from(piece, 'utf8');
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
-  }
-}
-
-function writeDirect(out: string, target: string, chunks: Iterable<string>): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(target, 'w');
-    writeAll(fd, chunks);
-  } catch (err) {
-    throw new UserError(cannotWrite(out, err));
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** Write to a temp file beside the target, then rename: readers never see a partial file. */
-function writeAtomic(out: string, target: string, chunks: Iterable<string>, mode?: number): void {
-  try {
-    // Replacing a file keeps its permissions; the result is the user's, so its name is made durable too.
-    writeFileAtomicSync(target, buffered(chunks), { ...(mode !== undefined ? { mode } : {}), syncDir: true });
+    writeFileAtomicSync(out, buffered(chunks), { syncDir: true });
   } catch (err) {
     throw new UserError(cannotWrite(out, err));
   }
@@ -236,5 +211,8 @@ function writeAtomic(out: string, target: string, chunks: Iterable<string>, mode
 
 function cannotWrite(out: string, err: unknown): string {
   if (err instanceof UserError) return err.message;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return `${out}: is a directory; give a file path for --out`;
+  if (code === 'ENOTSUP') return `${out}: is a socket; give a file path for --out`;
   return `cannot write the result: ${fsErrorLine(err, out) ?? `${out}: ${(err as Error).message}`}`;
 }

@@ -127,6 +127,19 @@ export function describeSeeds(nv: NumberValue, opts: FormatOptions = {}): string
 }
 
 /**
+ * A number in one cell: its value, or, when its seeds fall into two modes, the
+ * two modes (`split: 10 of 20 seeds at 5.02 req/s, 10 at 5.65 req/s`), since
+ * the median of a split set may be a value no seed has. A mode whose seeds all
+ * hold one value is "at" it, otherwise "near" its median.
+ */
+export function valueOrModes(nv: NumberValue, opts: FormatOptions = {}): string {
+  const modes = nv.spread?.modes;
+  if (!modes || !nv.seeds) return formatValue(nv.value, nv.unit, opts);
+  const where = (m: (typeof modes)[number]) => `${m.min === m.max ? 'at' : 'near'} ${formatValue(m.median, nv.unit, opts)}`;
+  return `split: ${ofTotal(modes[0].seeds, nv.seeds, 'seeds')} ${where(modes[0])}, ${formatPlain(modes[1].seeds, 0)} ${where(modes[1])}`;
+}
+
+/**
  * The long form used in tooltips and notes, both uncertainties named:
  * `p99 = 53.3 ms [48.0, 61.2 ms], n = 5,760, order-statistic 95%` for one run;
  * for a number over seeds, the seed-to-seed spread first, then the within-run

@@ -6,6 +6,8 @@
  * problem). A file is recognised once, here; readers are told the outcome.
  */
 import { parsePythonJson, stripBom, type Json } from '../tools/base/json-text.ts';
+import { textInput, type ResultInput } from '../tools/base/input.ts';
+import { isJsonLines, readJsonDocument } from '../tools/base/reading.ts';
 import type { ResultFormat, Sniff } from '../tools/base/descriptor.ts';
 import type { Recognition } from '../tools/base/result.ts';
 import { FORMATS } from '../tools/registry.ts';
@@ -40,11 +42,28 @@ export function formatFromName(path: string): string | null {
 
 /** Content-based detection of a whole file's text: the text tests first, then the whole document as JSON, else its first line. */
 export function sniffText(raw: string): string | null {
-  const text = stripBom(raw);
+  return sniffInput(textInput('', raw));
+}
+
+/**
+ * Content-based detection of an input: the text tests on its head, then (a
+ * file within the head) the whole document as JSON, else its first line; a
+ * larger file is JSON lines by its first line, else one document, parsed once
+ * (the reader is handed the same parse).
+ */
+export function sniffInput(input: ResultInput): string | null {
+  const text = stripBom(input.head);
   const head = firstLine(text);
   if (head === undefined) return null;
   const byText = best((s) => (s.text ? s.text(text, head) : null));
   if (byText) return byText.id;
+  if (!input.whole) {
+    try {
+      return sniffValue(isJsonLines(input) ? parsePythonJson(head) : readJsonDocument(input));
+    } catch {
+      return null; // broken JSON: the reader names where
+    }
+  }
   try {
     return sniffValue(parsePythonJson(text));
   } catch {
@@ -58,8 +77,8 @@ export function sniffText(raw: string): string | null {
 }
 
 /** The format of a result file, or null when neither content nor name tells. */
-export function detectFormat(path: string, text: string): string | null {
-  return sniffText(text) ?? formatFromName(path);
+export function detectFormat(path: string, text: string | ResultInput): string | null {
+  return (typeof text === 'string' ? sniffText(text) : sniffInput(text)) ?? formatFromName(path);
 }
 
 /** What a file of a format is called in a sentence. */

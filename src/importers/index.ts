@@ -12,8 +12,11 @@
 import { UserError } from '../errors.ts';
 import type { Agreement, ImportOptions, Imported, ImportResult } from '../tools/base/result.ts';
 import { noSuccessMessage } from '../tools/base/reading.ts';
-import { FORMATS, formatById } from '../tools/registry.ts';
-import { formatFromName, nameOf, recognition, sniffText } from './detect.ts';
+import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
+import { FORMATS, formatById, TOOLS } from '../tools/registry.ts';
+import { formatFromName, nameOf, recognition, sniffInput } from './detect.ts';
+import { textInput, type ResultInput } from '../tools/base/input.ts';
+import { isJsonLines, readJsonDocument } from '../tools/base/reading.ts';
 
 export { detectFormat } from './detect.ts';
 export { toVllmResult } from '../tools/vllm/reader.ts';
@@ -34,15 +37,18 @@ export function computeAgreement(res: Imported): Agreement[] {
   return formatById(res.format)?.agreement?.(res) ?? [];
 }
 
-/** Import from text already read; the format is detected unless given. */
-export function importResult(path: string, text: string, opts: ImportOptions = {}): ImportResult {
-  if (text.replace(/^\uFEFF/, '').trim() === '') throw new UserError(`${path}: is empty`);
-  const seen = sniffText(text);
+/** Import from an input (or text already read); the format is detected unless given. */
+export function importResult(path: string, source: string | ResultInput, opts: ImportOptions = {}): ImportResult {
+  const input = typeof source === 'string' ? textInput(path, source) : source;
+  if (input.whole && input.head.replace(/^\uFEFF/, '').trim() === '') throw new UserError(`${path}: is empty`);
+  const seen = sniffInput(input);
   let format = opts.format;
   if (format === undefined) {
     const detected = seen ?? formatFromName(path);
+    // a large document that does not parse: its own error (parsed once, in recognition), not "cannot tell"
+    if (detected === null && !input.whole && /^[[{]/.test(input.head.replace(/^\uFEFF/, '').trimStart()) && !isJsonLines(input)) readJsonDocument(input);
     if (detected === null) {
-      const head = text.replace(/^\uFEFF/, '').trimStart()[0];
+      const head = input.head.replace(/^\uFEFF/, '').trimStart()[0];
       const json = head === '{' || head === '[';
       throw new UserError(
         `${path}: cannot tell which tool wrote this file${json ? ' (JSON, but none of the keys a supported tool writes)' : ''}; ` +
@@ -54,7 +60,27 @@ export function importResult(path: string, text: string, opts: ImportOptions = {
     // A readable file of another tool: say which, instead of a parse error of the wrong reader.
     throw new UserError(`${path}: not ${nameOf(format)} (--format ${format}); it looks like ${nameOf(seen)}: use --format ${seen}, or leave --format out`);
   }
-  const res = formatById(format)!.read(path, text, opts, recognition(seen));
+  return checked(path, formatById(format)!.read(path, input, opts, recognition(seen)));
+}
+
+/** Import a file stored as an SQLite database from its tables (read once by src/importers/sqlite.ts); the format is detected unless given. */
+export function importTables(path: string, tables: SqliteTables, opts: ImportOptions = {}): ImportResult {
+  let best: string | null = null;
+  let rank = Infinity;
+  for (const f of FORMATS) {
+    const r = f.readTables && f.sniff.tables ? f.sniff.tables(tables) : null;
+    if (r !== null && r < rank) [best, rank] = [f.id, r];
+  }
+  const format = opts.format ?? best;
+  const names = Object.keys(tables).join(', ') || 'none';
+  if (format === null) throw new UserError(`${path}: an SQLite database whose tables (${names}) no supported tool writes; supported formats: ${FORMAT_LIST}`);
+  const reader = formatById(format)!.readTables;
+  if (!reader) throw new UserError(`${path}: an SQLite database, not ${nameOf(format)} (--format ${format})${best ? `; it looks like ${nameOf(best)}: use --format ${best}, or leave --format out` : ''}`);
+  return checked(path, reader(path, tables, opts));
+}
+
+/** The checks every import ends with, and the agreement with the file's own aggregates. */
+function checked(path: string, res: Imported): ImportResult {
   const recs = res.run.records;
   // a run with no successful request is refused alike in every format, from its records or its own count
   if ((recs.length > 0 && recs.every((r) => !r.ok)) || (recs.length === 0 && !res.runs && res.completed?.value === 0)) {
@@ -66,4 +92,18 @@ export function importResult(path: string, text: string, opts: ImportOptions = {
 /** Help text for --format. */
 export function formatHelp(): string {
   return FORMATS.map((f) => `${f.id}: ${f.description}`).join('; ');
+}
+
+/**
+ * The README's table of formats and versions, made from the descriptors (so
+ * it cannot drift from what is read): one row per format, the tool's
+ * versions on its first format's row. test/formats-doc.test.ts compares it
+ * with the README and with `stopwatches metrics --help`.
+ */
+export function formatTable(): string {
+  const rows = ['| `--format` | tool | files | versions whose files or definitions differ |', '| --- | --- | --- | --- |'];
+  for (const t of TOOLS) {
+    t.formats.forEach((f, i) => rows.push(`| \`${f.id}\` | ${i === 0 ? t.name : ''} | ${f.description} | ${i === 0 ? t.versions.join('; ') : '(as above)'} |`));
+  }
+  return rows.join('\n') + '\n';
 }

@@ -1,30 +1,103 @@
 /**
- * The one node-only step of reading a result file: its text, read once.
- * Everything after it (recognition, readers, agreement, definitions) works
- * on that text and runs in a browser too.
+ * The one node-only step of reading a result file: opening it once, as a
+ * ResultInput (src/tools/base/input.ts) or, for an SQLite database, as its
+ * tables (sql.js, its WebAssembly read from node_modules here). A regular
+ * file is streamed from disk in pieces, as often as a reader asks, so what it
+ * costs grows with the records it holds, not with its bytes. Anything else (a
+ * pipe, /dev/stdin, a device) is read once, up to MAX_STREAM_BYTES, and
+ * refused past it. Everything after this (recognition, readers, agreement,
+ * definitions) works on the input or the tables and runs in a browser too.
  */
-import { readFileSync } from 'node:fs';
-import { UserError } from '../errors.ts';
+import { closeSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cannotRead, openForReading, readBoundedBytes, readFirstBytes, readPieces } from '../fs/read.ts';
+import { HEAD_CHARS, MAX_TEXT_BYTES, textInput, tooLargeForText, type ResultInput } from '../tools/base/input.ts';
 import type { ImportOptions, ImportResult } from '../tools/base/result.ts';
-import { importResult } from './index.ts';
-import { metricsInput, type MetricsInput } from './metrics-input.ts';
+import { isSqlite, type SqliteTables } from '../tools/base/sqlite-tables.ts';
+import { importResult, importTables, parseFormat } from './index.ts';
+import { importChecked, metricsInput, metricsInputFromTables, type MetricsInput } from './metrics-input.ts';
+import { readSqliteTables } from './sqlite.ts';
 
-/** A file's text, or one line saying why it cannot be read. */
-export function readResultText(path: string): string {
+/** The most read from a pipe or device (it cannot be read twice, so it is held), and the largest SQLite database. */
+export const MAX_STREAM_BYTES = MAX_TEXT_BYTES;
+
+/** A regular file as an input: its head read now, the rest streamed on each pass. */
+function fileInput(path: string): ResultInput {
+  const f = openForReading(path);
+  let head = '';
   try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${path}: cannot read (${code === 'ENOENT' ? 'no such file' : code ?? (err as Error).message})`);
+    for (const s of readPieces(path, f.fd, 0, HEAD_CHARS)) head += s;
+  } finally {
+    closeSync(f.fd);
   }
+  const size = f.size;
+  const whole = size <= HEAD_CHARS;
+  return {
+    file: path,
+    bytes: size,
+    head,
+    whole,
+    *chunks() {
+      if (whole) {
+        yield head;
+        return;
+      }
+      const g = openForReading(path);
+      try {
+        yield* readPieces(path, g.fd, 0);
+      } finally {
+        closeSync(g.fd);
+      }
+    },
+    text() {
+      if (whole) return head;
+      if (size > MAX_TEXT_BYTES) throw tooLargeForText(path, `the file (${(size / 2 ** 20).toFixed(0)} MiB)`);
+      try {
+        return readFileSync(path, 'utf8');
+      } catch (err) {
+        throw cannotRead(path, err);
+      }
+    },
+  };
+}
+
+/** sql.js's WebAssembly binary, from the installed package (never fetched). */
+function sqlWasm(): Buffer {
+  return readFileSync(createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'));
+}
+
+/** A result file opened once: an SQLite database's tables, or the input every other reader takes. */
+export async function openResult(path: string): Promise<{ tables: SqliteTables } | { input: ResultInput }> {
+  const f = openForReading(path);
+  closeSync(f.fd);
+  if (f.regular && !isSqlite(readFirstBytes(path, 16))) return { input: fileInput(path) };
+  const bytes = readBoundedBytes(path, MAX_STREAM_BYTES, f.regular ? 'an SQLite database' : 'the input');
+  if (isSqlite(bytes)) return { tables: await readSqliteTables(path, bytes, sqlWasm()) };
+  return { input: textInput(path, bytes.toString('utf8')) };
+}
+
+/** A result file as an input (not an SQLite database): streamed when it is a regular file, else held up to MAX_STREAM_BYTES. */
+export function openResultInput(path: string): ResultInput {
+  const f = openForReading(path);
+  closeSync(f.fd);
+  return f.regular ? fileInput(path) : textInput(path, readBoundedBytes(path, MAX_STREAM_BYTES, 'the input').toString('utf8'));
 }
 
 /** Read and import a result file; the format is detected unless given. */
 export async function importResultFile(path: string, opts: ImportOptions = {}): Promise<ImportResult> {
-  return importResult(path, readResultText(path), opts);
+  const o = await openResult(path);
+  return 'tables' in o ? importTables(path, o.tables, opts) : importResult(path, o.input, opts);
 }
 
-/** Read a file once and prepare it for `stopwatches metrics`. */
-export function loadMetricsInput(path: string, opts: { format?: string; entry?: number }): MetricsInput {
-  return metricsInput(path, readResultText(path), opts);
+/** Open a file once and prepare it for `stopwatches metrics`. */
+export async function loadMetricsInput(path: string, opts: { format?: string; entry?: number }): Promise<MetricsInput> {
+  const o = await openResult(path);
+  return 'tables' in o ? metricsInputFromTables(path, o.tables, opts) : metricsInput(path, o.input, opts);
+}
+
+/** Open a file once and import it, the reader's whole result (`stopwatches audit`); a file of several runs gives each entry asked for. */
+export async function loadImported(path: string, opts: { format?: string; entry?: number }): Promise<ImportResult> {
+  const o = await openResult(path);
+  if ('tables' in o) return importTables(path, o.tables, { format: opts.format === undefined ? undefined : parseFormat(opts.format), entry: opts.entry });
+  return importChecked(path, o.input, opts);
 }

@@ -1,5 +1,5 @@
 /**
- * The reading step of `stopwatches metrics`, from text already read: a
+ * The reading step of `stopwatches metrics`, from an opened input: a
  * simulator result or any real tool's result file (one path through the
  * registry), and which of the report's rows the file cannot support (a row is
  * refused when its function reads something the file lacks, see
@@ -11,7 +11,9 @@ import type { BenchmarkRun } from '../tools/base/records.ts';
 import type { Agreement, Capability, ImportResult, Reported, RunEntry } from '../tools/base/result.ts';
 import { formatById } from '../tools/registry.ts';
 import { SIMULATOR_FORMAT } from '../tools/sim/reader.ts';
-import { importResult, parseFormat } from './index.ts';
+import { importResult, importTables, parseFormat } from './index.ts';
+import { textInput, type ResultInput } from '../tools/base/input.ts';
+import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 
 export interface MetricsInput {
   run: BenchmarkRun;
@@ -29,15 +31,29 @@ export interface MetricsInput {
   runs?: RunEntry[];
 }
 
-export function metricsInput(path: string, text: string, opts: { format?: string; entry?: number }): MetricsInput {
+export function metricsInput(path: string, source: string | ResultInput, opts: { format?: string; entry?: number }): MetricsInput {
+  return fromImport(importChecked(path, source, opts));
+}
+
+/** A file through the registry as every command reads it: --format checked, an unrecognised file named clearly. */
+export function importChecked(path: string, source: string | ResultInput, opts: { format?: string; entry?: number }): ImportResult {
+  const input = typeof source === 'string' ? textInput(path, source) : source;
   const format = opts.format === undefined ? undefined : parseFormat(opts.format);
-  let res: ImportResult;
   try {
-    res = importResult(path, text, { format, entry: opts.entry });
+    return importResult(path, input, { format, entry: opts.entry });
   } catch (err) {
-    if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, text, err.message));
+    if (err instanceof UserError && /cannot tell which tool/.test(err.message)) throw new UserError(undetectedMessage(path, input, err.message));
     throw err;
   }
+}
+
+/** The same for a file stored as an SQLite database, from its tables. */
+export function metricsInputFromTables(path: string, tables: SqliteTables, opts: { format?: string; entry?: number }): MetricsInput {
+  const format = opts.format === undefined ? undefined : parseFormat(opts.format);
+  return fromImport(importTables(path, tables, { format, entry: opts.entry }));
+}
+
+function fromImport(res: ImportResult): MetricsInput {
   const lacks = [...res.lacks];
   // Without chunk times, the last token's time is known only where the reader kept it.
   if (lacks.includes('chunkTimes') && !lacks.includes('lastToken') && !res.run.records.some((r) => r.ok && r.lastTokenT != null)) lacks.push('lastToken');
@@ -58,9 +74,9 @@ export function metricsInput(path: string, text: string, opts: { format?: string
 }
 
 /** A clearer line for a file no format recognised: broken JSON is named as such; the simulator's format says how to make one. */
-function undetectedMessage(path: string, raw: string, message: string): string {
-  const text = raw.replace(/^\uFEFF/, '').trim();
-  if (/^[[{]/.test(text)) {
+function undetectedMessage(path: string, input: ResultInput, message: string): string {
+  const text = input.head.replace(/^\uFEFF/, '').trim();
+  if (input.whole && /^[[{]/.test(text)) {
     try {
       JSON.parse(text);
     } catch (err) {

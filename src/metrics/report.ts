@@ -120,7 +120,9 @@ export function formatGrouped(rows: ReportRow[]): string {
     out.push('Not computed:');
     for (const [why, rs] of refused) {
       const names = [...new Set(rs.map((r) => r.tool))];
-      out.push(`  ${why} → ${rs.length} definition${rs.length === 1 ? '' : 's'} (${names.join(', ')})`);
+      // without a reason, the definitions themselves are named: "no value" alone tells the reader nothing
+      const which = why === 'no value' ? names.map((t) => `${t}: ${rs.filter((r) => r.tool === t).map((r) => r.metric).join(', ')}`) : names;
+      out.push(`  ${why === 'no value' ? 'no value (the file’s data give none)' : why} → ${rs.length} definition${rs.length === 1 ? '' : 's'} (${which.join(why === 'no value' ? '; ' : ', ')})`);
     }
   }
   return out.join('\n') + '\n';

@@ -10,7 +10,7 @@ import type { NumberValue, Numbers, NumbersFile, SeedSpread } from './types.ts';
 type Entry = NumbersFile[string];
 
 const ID_PART = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
-const KNOWN = ['value', 'unit', 'n', 'interval', 'level', 'intervalKind', 'seeds', 'spread'] as const;
+const KNOWN = ['value', 'unit', 'n', 'interval', 'level', 'intervalKind', 'seeds', 'spread', 'perSeed'] as const;
 
 function isFiniteNumber(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
@@ -43,9 +43,9 @@ export function validateNumbers(experiment: string, numbers: Numbers): void {
 
 const QUANTILES = ['min', 'q1', 'median', 'q3', 'max'] as const;
 
-/** What is wrong with a number's `seeds` and `spread` (they come together), or null. */
+/** What is wrong with a number's `seeds`, `spread` and `perSeed` (they come together), or null. */
 export function checkSeeds(v: NumberValue): string | null {
-  if (v.seeds === undefined && v.spread === undefined) return null;
+  if (v.seeds === undefined && v.spread === undefined && v.perSeed === undefined) return null;
   if (!(Number.isInteger(v.seeds) && v.seeds! >= 2)) return `seeds is ${String(v.seeds)}; an integer ≥ 2 (with a spread) is required`;
   const s = v.spread as SeedSpread | undefined;
   if (!s || typeof s !== 'object') return `seeds is ${v.seeds} but spread is missing; give {min, q1, median, q3, max}`;
@@ -62,6 +62,13 @@ export function checkSeeds(v: NumberValue): string | null {
       m[0].seeds + m[1].seeds === v.seeds;
     if (!ok) return `spread.modes ${JSON.stringify(m)} must be two ordered clusters {min, median, max, seeds} whose seeds add up to ${v.seeds}`;
   }
+  const p = v.perSeed;
+  if (!p || !Array.isArray(p.seeds) || !Array.isArray(p.values)) return `seeds is ${v.seeds} but perSeed is missing; give {seeds, values} (overSeeds in experiments/lib/seeds.ts does)`;
+  if (p.seeds.length !== v.seeds || p.values.length !== v.seeds) return `perSeed holds ${p.seeds.length} seeds and ${p.values.length} values; seeds is ${v.seeds}`;
+  if (!p.values.every(isFiniteNumber)) return 'perSeed.values must be finite numbers';
+  if (!p.seeds.every((x, i) => Number.isInteger(x) && (i === 0 || x > p.seeds[i - 1]!))) return `perSeed.seeds [${p.seeds.join(', ')}] must be ascending integers`;
+  const sorted = [...p.values].sort((a, b) => a - b);
+  if (sorted[0] !== s.min || sorted[sorted.length - 1] !== s.max) return `perSeed.values span ${sorted[0]}–${sorted[sorted.length - 1]} but spread says ${s.min}–${s.max}`;
   return null;
 }
 
@@ -79,6 +86,7 @@ function entryOf(v: NumberValue, experiment: string): Entry {
   if (v.intervalKind !== undefined) out.intervalKind = v.intervalKind;
   if (v.seeds !== undefined) out.seeds = v.seeds;
   if (v.spread !== undefined) out.spread = spreadOf(v.spread);
+  if (v.perSeed !== undefined) out.perSeed = { seeds: v.perSeed.seeds, values: v.perSeed.values };
   for (const k of Object.keys(v).sort()) {
     if (!(KNOWN as readonly string[]).includes(k) && k !== 'experiment' && (v as unknown as Record<string, unknown>)[k] !== undefined) {
       out[k] = (v as unknown as Record<string, unknown>)[k];

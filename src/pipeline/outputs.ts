@@ -12,10 +12,12 @@
  *   figures/index.json    FigureIndex: `<experiment>.<figure>` → entry, paper order
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
+ *   figures-narrow/<key>.svg  the figure drawn again for a phone's width (not snapshotted: the wide SVG is the figure under review)
  *   data/<experiment>.json  combined data, the rows behind the figures
  *   source.json           only in a diff report's build/: the commit it was built from
- *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json (written by
- *                         `stopwatches claims`, read by the site; src/claims/evaluate.ts)
+ *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json, with that
+ *                         file's sha256 (written by `stopwatches claims`, read by the site, which
+ *                         refuses a claims.json of other numbers; src/claims/evaluate.ts)
  *
  * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png and
  * data/*.json. A mismatching figure's new version is written beside its
@@ -71,8 +73,13 @@ export function cachePaths(root: string) {
  */
 export function reportPaths(dir: string) {
   const build = join(dir, 'build');
-  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build };
+  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build, marker: join(dir, REPORT_MARKER) };
 }
+
+/** The file a diff report folder carries so the next report may replace it (and nothing else is ever replaced). */
+export const REPORT_MARKER = '.stopwatches-diff';
+/** A report folder's entries besides the marker (reports written before the marker are recognised by exactly these). */
+export const REPORT_LAYOUT = ['index.html', 'diff.json', 'numbers.txt', 'build'] as const;
 
 /** Paths of the files of a build (or snapshot) folder. */
 export function outputPaths(dir: string) {
@@ -86,6 +93,8 @@ export function outputPaths(dir: string) {
     figureIndex: join(figures, 'index.json'),
     svg: (key: string) => join(figures, `${key}.svg`),
     png: (key: string) => join(figures, `${key}.png`),
+    /** The same figure drawn again for a phone (render.ts: renderNarrowSvg); the site's, not a snapshot's. */
+    narrowSvg: (key: string) => join(dir, 'figures-narrow', `${key}.svg`),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
     claims: join(dir, 'claims.json'),
@@ -198,17 +207,16 @@ export type Runtimes = Record<string, number>;
 /** A checked claim's status on one build's numbers (meanings in src/claims/evaluate.ts). */
 export type ClaimStatus = 'holds' | 'fails' | 'contradicted' | 'stale';
 
+/** A claim evaluated seed by seed: "holds in `holds` of `seeds` seeds". */
 export interface SeedVerdict {
-  /** Largest number of seeds behind any of the claim's numbers. */
+  /** Seeds in which every per-seed number of the claim has a value. */
   seeds: number;
-  /** True when the claim holds at every combination of the numbers' min and max over seeds. */
-  holdsAcrossSpread: boolean;
-  /** The smallest slack over those combinations. */
+  /** Of those, the seeds in which the claim holds, its numbers read at that seed. */
+  holds: number;
+  /** The smallest slack over the seeds. */
   worstSlack: number | null;
-  /** Share of seeds for which the claim holds, when per-seed values are available for every number with a spread. */
-  share?: number;
-  /** Set when the claim reads too many numbers with a spread to try every combination of extremes: the worst case was searched greedily. */
-  searched?: 'greedy';
+  /** The claim reads a median over seeds (`id@median`): its sentence holds by the median, and says so. */
+  byMedian?: true;
 }
 
 /** One claim of claims.json. */
@@ -229,10 +237,15 @@ export interface ClaimResult {
   why?: string;
 }
 
-/** claims.json. */
-export interface ClaimsFile {
+/** The claims evaluated on one set of numbers. */
+export interface ClaimsEvaluation {
   claims: ClaimResult[];
   summary: { checked: number; hold: number; contradicted: number; fail: number };
+}
+
+/** claims.json: the evaluation and the sha256 of the numbers.json it was made on, so a reader can refuse a stale one. */
+export interface ClaimsFile extends ClaimsEvaluation {
+  numbersSha256: string;
 }
 
 // ---------------------------------------------------------------- strict reading
@@ -260,6 +273,7 @@ const numberEntrySchema = z.strictObject({
   spread: z
     .strictObject({ min: finite, q1: finite, median: finite, q3: finite, max: finite, modes: z.tuple([seedModeSchema, seedModeSchema]).optional() })
     .optional(),
+  perSeed: z.strictObject({ seeds: z.array(z.number().int()), values: z.array(finite) }).optional(),
   experiment: z.string(),
 });
 const numbersFileSchema: z.ZodType<NumbersFile> = z.record(z.string(), numberEntrySchema);
@@ -327,6 +341,7 @@ const runtimesSchema: z.ZodType<Runtimes> = z.record(z.string(), z.number());
 
 const claimStateNumber = z.number().nullable();
 const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
+  numbersSha256: z.string().regex(/^[0-9a-f]{64}$/),
   claims: z.array(
     z.strictObject({
       id: z.string(),
@@ -340,10 +355,9 @@ const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
       seeds: z
         .strictObject({
           seeds: z.number().int(),
-          holdsAcrossSpread: z.boolean(),
+          holds: z.number().int(),
           worstSlack: claimStateNumber,
-          share: z.number().optional(),
-          searched: z.literal('greedy').optional(),
+          byMedian: z.literal(true).optional(),
         })
         .optional(),
       article: z.string().optional(),

@@ -7,7 +7,7 @@
 import { parseHTML } from 'linkedom';
 import { fileURLToPath } from 'node:url';
 import type { FigureSpec } from './types.ts';
-import { plotSvg } from './plot-svg.ts';
+import { FIGURE_HEIGHT, plotSvg } from './plot-svg.ts';
 
 export { FIGURE_HEIGHT, FIGURE_WIDTH, SVG_DECIMALS, normalizeSvg } from './plot-svg.ts';
 
@@ -21,6 +21,34 @@ process.env.FONTCONFIG_FILE = FONTCONFIG_FILE;
 /** Renders a figure spec to a normalized, standalone SVG string (in linkedom's DOM). `idPrefix` makes its ids unique in a page. */
 export function renderSvg(spec: FigureSpec, idPrefix: string): string {
   return plotSvg(spec, idPrefix, parseHTML('<!doctype html><html><body></body></html>').document as unknown as Document);
+}
+
+/** Width of the narrow render: shown about 350 px wide on a 390 px phone. */
+export const NARROW_WIDTH = 400;
+/** Smallest text of the narrow render, in its own units: 13 × 350 / 400 ≈ 11.4 px on that phone. */
+export const NARROW_FONT = 13;
+/** Plot's own font size and margins, which the narrow render scales with its text. */
+const PLOT_FONT = 10;
+const PLOT_MARGINS = { marginTop: 20, marginRight: 20, marginBottom: 30, marginLeft: 40 } as const;
+
+/**
+ * The same figure drawn again for a phone: NARROW_WIDTH wide, its text at
+ * least NARROW_FONT, margins grown with the text so tick labels still fit, the
+ * height kept (a narrow chart needs its height more, not less). Plot lays out
+ * axes and ticks for the width; marks at data coordinates stay where they belong.
+ * A figure whose layout cannot shrink (long band labels, panels side by side)
+ * gives its own narrow options (FigureSpec.narrow).
+ */
+export function renderNarrowSvg(spec: FigureSpec, idPrefix: string): string {
+  const p = (spec.narrow ?? spec.plot) as Record<string, unknown>;
+  // A figure's own narrow layout sets its margins for the narrow text; `plot` laid out again grows them with it.
+  const k = spec.narrow ? 1 : NARROW_FONT / PLOT_FONT;
+  const margins = Object.fromEntries(Object.entries(PLOT_MARGINS).map(([m, d]) => [m, Math.round(((p[m] as number | undefined) ?? d) * k)]));
+  const style = typeof p.style === 'object' && p.style ? p.style : {};
+  const plot = { ...p, ...margins, width: NARROW_WIDTH, height: (p.height as number | undefined) ?? FIGURE_HEIGHT, style: { ...style, fontSize: `${NARROW_FONT}px` } };
+  const svg = renderSvg({ ...spec, plot: plot as FigureSpec['plot'] }, `${idPrefix}-narrow`);
+  // Marks that set their own smaller size (keys, notes) are raised to the floor too.
+  return svg.replace(/\sfont-size="([\d.]+)(px)?"/g, (m, v: string) => (Number(v) < NARROW_FONT ? ` font-size="${NARROW_FONT}"` : m));
 }
 
 let sharpModule: Promise<{ default: typeof import('sharp') }> | undefined;

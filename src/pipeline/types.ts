@@ -27,6 +27,19 @@ export interface NumberValue {
   seeds?: number;
   /** Distribution of the per-seed values: present exactly when `seeds` is. */
   spread?: SeedSpread;
+  /**
+   * The per-seed values themselves, in seed order, with the seeds they are of:
+   * present exactly when `seeds` is. Two numbers of one experiment read at the
+   * same seed come from the same run, so a claim over both is evaluated seed by
+   * seed (src/claims/evaluate.ts) instead of at independent extremes.
+   */
+  perSeed?: PerSeed;
+}
+
+/** Values by seed: `values[i]` is of seed `seeds[i]`; seeds ascending, one value each. */
+export interface PerSeed {
+  seeds: number[];
+  values: number[];
 }
 
 /**
@@ -84,6 +97,12 @@ export interface FigureSpec {
   alt: string;
   /** Plot options without `document` (the renderer adds it). Width/height fixed for stable snapshots. */
   plot: Omit<PlotOptions, 'document'>;
+  /**
+   * Plot options for the phone-width drawing, when `plot` laid out again
+   * (render.ts: renderNarrowSvg) would not read well there: long band labels,
+   * panels side by side. Its width and smallest text are the renderer's.
+   */
+  narrow?: Omit<PlotOptions, 'document'>;
 }
 
 /** A unit of work the pool runs on its own: one seed, one sweep point. */

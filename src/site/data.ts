@@ -64,12 +64,22 @@ export function loadNumbersIfAny(): Record<string, SiteNumber> {
 
 /** The checked claims as the build's claims step evaluated them (claims.json): the site never evaluates a claim itself. */
 export function loadClaims(): ClaimsFile {
-  return read(paths().claims, SCHEMAS.claims, 'run `npx stopwatches claims` after `npx stopwatches run` (`npm run build` runs both)');
+  const p = paths();
+  const file = read(p.claims, SCHEMAS.claims, 'run `npx stopwatches claims` after `npx stopwatches run` (`npm run build` runs both)');
+  // A claims.json evaluated on other numbers would put yesterday's verdicts beside today's values.
+  if (!memo.has(`${p.claims}#fresh`)) {
+    const now = existsSync(p.numbers) ? sha256(readFileSync(p.numbers)) : 'missing';
+    if (now !== file.numbersSha256) {
+      throw new SiteDataError(`${p.claims} was evaluated on another numbers.json (sha256 ${file.numbersSha256.slice(0, 12)}…, now ${now.slice(0, 12)}); run \`npx stopwatches claims\` again`);
+    }
+    memo.set(`${p.claims}#fresh`, true);
+  }
+  return file;
 }
 
 /** Claims when claims.json exists, else none (for the page that reports what is missing rather than fail, as loadNumbersIfAny). */
 export function loadClaimsIfAny(): ClaimsFile {
-  return existsSync(paths().claims) ? loadClaims() : { claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } };
+  return existsSync(paths().claims) ? loadClaims() : { numbersSha256: '', claims: [], summary: { checked: 0, hold: 0, contradicted: 0, fail: 0 } };
 }
 
 /** One checked claim of claims.json; a SiteDataError naming the page when no section declares it. */
@@ -130,6 +140,8 @@ function loadFigureIndex(): Map<string, FigureMeta> {
 export interface LoadedFigure {
   meta: FigureMeta;
   svg: string;
+  /** The figure drawn for a phone's width (figures-narrow/), shown below 36rem. */
+  narrowSvg: string;
   pngPath: string;
 }
 
@@ -156,7 +168,9 @@ export function getFigure(exp: string, name: string, page: string): LoadedFigure
   if (meta.png === null) throw new SiteDataError(`Figure "${key}" on page ${page}: the build ran with --no-png; ${FIX}`);
   const svg = verified(meta.svg, meta.svgSha256).toString('utf8');
   verified(meta.png, meta.pngSha256);
-  return { meta, svg, pngPath: join(paths().figures, meta.png) };
+  const narrow = paths().narrowSvg(key);
+  if (!existsSync(narrow)) throw new SiteDataError(`Figure "${key}" on page ${page}: ${narrow} is missing; ${FIX}`);
+  return { meta, svg, narrowSvg: readFileSync(narrow, 'utf8'), pngPath: join(paths().figures, meta.png) };
 }
 
 // ------------------------------------------------------------ experiments

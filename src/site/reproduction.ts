@@ -6,23 +6,26 @@
  * - simulated over seeds: where the published value falls in our per-seed
  *   distribution (below all seeds, in which quarter, above all seeds; in which
  *   of two modes), since the article's value is one draw from its own runs;
- * - simulated without seeds (one run, or a run without random draws) and
- *   shares of runs: the relative gap, and whether the published value lies in
- *   our interval;
- * - analytic (a formula or an exact count on fixed input): equal to the
- *   printed digits, or how far off;
+ *   outside only when no value the article's printed digits cover (0.42 covers
+ *   [0.415, 0.425); src/published.ts) reaches the range of our seeds;
+ * - shares of runs: the article's count against ours by Fisher's exact test;
+ *   different only when p < SHARE_ALPHA (a share from two or fifteen runs
+ *   says little);
+ * - simulated without seeds (one run, or a run without random draws): the
+ *   relative gap, and whether the published value lies in our interval;
+ * - analytic (a formula, an exact count on fixed input, arithmetic on
+ *   settings, an identity): equal at the printed precision, or how far off;
  * - setting: an input we echo, shown but never counted as reproduced.
  *
  * Then the article’s qualitative statements that this build contradicts. Pure:
  * the page renders what this returns.
  */
 import type { Published } from '../published.ts';
-import type { ClaimResult, ClaimsFile } from '../pipeline/outputs.ts';
-import { publishedDigits } from '../published.ts';
+import type { ClaimResult, ClaimsEvaluation } from '../pipeline/outputs.ts';
+import { printedRange, publishedCount, withinPrinted } from '../published.ts';
 import type { SiteNumber } from './data.ts';
 import { heading } from '../outline.ts';
-import { roundDecimal } from '../format/value.ts';
-import { wilsonInterval } from '../stats/proportion.ts';
+import { fisherExact, wilsonInterval } from '../stats/proportion.ts';
 
 /** A relative difference above this is marked as far off. */
 export const FAR_OFF = 0.1;
@@ -65,10 +68,14 @@ export interface ReproRow {
   seedPosition: SeedPosition | null;
   /** Over seeds, when ours is bimodal: the mode the published value falls in, or 'between'. */
   mode: 'lower' | 'upper' | 'between' | null;
-  /** A share of runs with its Wilson interval: shown as `k of n`. */
-  share: { k: number; n: number } | null;
-  /** Analytic: equal to the published value at the digits it was printed with. */
+  /** A share of runs: ours as `k of n`; against the article's count (`of` runs), Fisher's exact p-value, else null (no count published). */
+  share: { k: number; n: number; p: number | null } | null;
+  /** Analytic: ours inside what the published value's printed digits cover. */
   exact: boolean;
+  /** Ours is inside what the published value's printed digits cover (0.42 covers [0.415, 0.425)). */
+  withinPrinted: boolean;
+  /** Over seeds: the published value lies outside our seeds' range, but its printed precision reaches into it. */
+  byPrecision: boolean;
 }
 
 export function toUnit(v: number, from: string, to: string): number | null {
@@ -95,6 +102,8 @@ export function kindOf(entry: Published, ours: SiteNumber | null): RowKind {
 
 /** Confidence level of the interval put on a count of runs that carries none. */
 export const SHARE_LEVEL = 0.95;
+/** Two counts of runs differ when Fisher's exact test gives a two-sided p below this. */
+export const SHARE_ALPHA = 0.05;
 
 /**
  * A share of runs: a percentage with a Wilson interval and a run count, or a
@@ -105,6 +114,7 @@ export function shareOf(ours: SiteNumber, entry?: Published): { k: number; n: nu
   if (ours.unit === 'runs' && ours.n !== null && entry?.of !== undefined) return { k: ours.value, n: ours.n };
   return null;
 }
+
 
 /** The published value as a share in %, for a row compared as a share. */
 export function publishedShare(entry: Published): number {
@@ -127,35 +137,38 @@ function modeOf(v: number, s: NonNullable<SiteNumber['spread']>): ReproRow['mode
 export function reproductionRow(entry: Published, numbers: Record<string, SiteNumber>): ReproRow {
   const ours = Object.hasOwn(numbers, entry.id) ? numbers[entry.id]! : null;
   const kind = kindOf(entry, ours);
-  const empty = { entry, ours, kind, oursInPublishedUnit: null, diff: null, rel: null, withinInterval: false, seedPosition: null, mode: null, share: null, exact: false };
+  const empty = { entry, ours, kind, oursInPublishedUnit: null, diff: null, rel: null, withinInterval: false, seedPosition: null, mode: null, share: null, exact: false, withinPrinted: false, byPrecision: false };
   if (!ours) return { ...empty, group: 'missing', status: 'missing', band: 'missing' };
   const v = toUnit(ours.value, ours.unit, entry.unit);
   if (v === null) return { ...empty, group: 'unit-mismatch', status: 'unit-mismatch', band: 'unit-mismatch' };
   const diff = v - entry.published;
   const rel = entry.published !== 0 ? diff / Math.abs(entry.published) : diff === 0 ? 0 : Math.sign(diff) * Infinity;
   const conv = (x: number) => toUnit(x, ours.unit, entry.unit)!;
-  let within = false;
-  if (ours.interval) within = entry.published >= conv(ours.interval[0]) && entry.published <= conv(ours.interval[1]);
+  // What the article printed covers a range, not a point: an interval of ours meets it when the two overlap.
+  const printed = printedRange(entry);
+  const meets = (lo: number, hi: number) => printed.lo <= hi && (printed.hiOpen ? printed.hi > lo : printed.hi >= lo);
+  const within = ours.interval ? meets(conv(ours.interval[0]), conv(ours.interval[1])) : false;
   const status = Math.abs(rel) > FAR_OFF ? 'far' : 'close';
-  const base = { ...empty, oursInPublishedUnit: v, diff, rel, status, band: bandOf(status, rel), withinInterval: within } as const;
+  const base = { ...empty, oursInPublishedUnit: v, diff, rel, status, band: bandOf(status, rel), withinInterval: within, withinPrinted: withinPrinted(entry, v) } as const;
   if (kind === 'setting') return { ...base, group: 'setting' };
-  if (kind === 'analytic') {
-    const d = publishedDigits(entry);
-    return { ...base, group: 'analytic', exact: roundDecimal(v, d) === roundDecimal(entry.published, d) };
-  }
+  if (kind === 'analytic') return { ...base, group: 'analytic', exact: base.withinPrinted };
   const share = shareOf(ours, entry);
   if (share) {
-    // Inside our Wilson interval (computed here for a bare count of runs).
-    const w = wilsonInterval(share.k, share.n, SHARE_LEVEL);
     const p = publishedShare(entry);
-    const inside = p >= 100 * w.lo - 1e-9 && p <= 100 * w.hi + 1e-9;
     const relShare = p !== 0 ? ((100 * share.k) / share.n - p) / p : share.k === 0 ? 0 : Infinity;
-    return { ...base, rel: relShare, band: bandOf(Math.abs(relShare) > FAR_OFF ? 'far' : 'close', relShare), share, withinInterval: inside, group: inside ? 'inside' : 'outside' };
+    const theirs = publishedCount(entry);
+    // Two counts of runs: the same share unless Fisher's exact test says otherwise. Without the article's count, our Wilson interval.
+    const fisher = theirs ? fisherExact(share.k, share.n, theirs.k, theirs.n) : null;
+    const w = wilsonInterval(share.k, share.n, SHARE_LEVEL);
+    const inside = fisher !== null ? fisher >= SHARE_ALPHA : p >= 100 * w.lo - 1e-9 && p <= 100 * w.hi + 1e-9;
+    return { ...base, rel: relShare, band: bandOf(Math.abs(relShare) > FAR_OFF ? 'far' : 'close', relShare), share: { ...share, p: fisher }, withinInterval: inside, group: inside ? 'inside' : 'outside' };
   }
   if (ours.spread) {
     const s = { min: conv(ours.spread.min), q1: conv(ours.spread.q1), median: conv(ours.spread.median), q3: conv(ours.spread.q3), max: conv(ours.spread.max), modes: ours.spread.modes?.map((m) => ({ ...m, min: conv(m.min), median: conv(m.median), max: conv(m.max) })) as NonNullable<SiteNumber['spread']>['modes'] };
     const pos = seedPosition(entry.published, s);
-    return { ...base, seedPosition: pos, mode: modeOf(entry.published, s), group: pos === 'below' || pos === 'above' ? 'outside' : 'inside' };
+    const reaches = meets(s.min, s.max);
+    const point = pos !== 'below' && pos !== 'above';
+    return { ...base, seedPosition: pos, mode: modeOf(entry.published, s), byPrecision: reaches && !point, group: reaches ? 'inside' : 'outside' };
   }
   return { ...base, group: 'single' };
 }
@@ -202,7 +215,7 @@ export function bandCounts(rows: ReproRow[]): Record<Band, number> {
  * sentences of our own prose, checked the same way and listed in the dossier;
  * there is no second list of the article's claims.
  */
-export function contradictedClaims(claims: ClaimsFile): ClaimResult[] {
+export function contradictedClaims(claims: ClaimsEvaluation): ClaimResult[] {
   return claims.claims.filter((c) => c.status === 'contradicted');
 }
 

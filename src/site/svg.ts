@@ -2,7 +2,10 @@
  * Prepares a figure's SVG for inlining: several figures share one document,
  * so every id inside an SVG gets the figure's prefix (and so do the url(#…)
  * and href="#…" that point at them); the root gets role="img" and the ARIA
- * references to the figure's title and description.
+ * references to the figure's title and description. Inside an image every
+ * element is presentational, so the marks' own aria-label and
+ * aria-description (Plot's names for its mark groups) are dropped: ARIA
+ * forbids a name on a <g> without a role.
  */
 export function prepareSvg(svg: string, prefix: string, labelledBy: string, describedBy: string): string {
   let s = svg.replace(/<\?xml[^>]*\?>\s*/g, '').replace(/<!DOCTYPE[^>]*>\s*/gi, '').trim();
@@ -15,6 +18,7 @@ export function prepareSvg(svg: string, prefix: string, labelledBy: string, desc
     s = s.replace(/url\(#([^)]+)\)/g, (m, id: string) => (ids.has(id) ? `url(#${prefix}-${id})` : m));
     s = s.replace(/(\s(?:xlink:)?href)="#([^"]+)"/g, (m, attr: string, id: string) => (ids.has(id) ? `${attr}="#${prefix}-${id}"` : m));
   }
+  s = s.replace(/<(?!svg\b)([a-zA-Z][\w:-]*)(\s[^>]*)?>/g, (_m, tag: string, attrs = '') => `<${tag}${attrs.replace(/\s(?:aria-label|aria-description)="[^"]*"/g, '')}>`);
   s = s.replace(/<svg\b([^>]*)>/, (_m, attrs: string) => {
     const clean = attrs
       .replace(/\s(role|aria-labelledby|aria-describedby|aria-label)="[^"]*"/g, '');

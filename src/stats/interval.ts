@@ -28,6 +28,7 @@ export function percentileWithInterval(
   p: number,
   level = 0.95,
   method: PercentileMethod = 'numpy-linear',
+  opts: { sorted?: boolean } = {},
 ): PercentileWithInterval {
   const n = values.length;
   if (n === 0) {
@@ -36,7 +37,7 @@ export function percentileWithInterval(
       supported: false, method, reason: 'empty sample',
     };
   }
-  const sorted = sortAsc(values);
+  const sorted = opts.sorted ? values : sortAsc(values);
   const value = method === 'guidellm-weighted' ? percentileBy(method, sorted, p) : percentileBy(method, sorted, p, { sorted: true });
   const r = quantileIntervalRanks(n, p, level);
   const lo = r.lower === null ? -Infinity : sorted[r.lower - 1];

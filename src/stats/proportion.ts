@@ -32,3 +32,33 @@ export function wilsonInterval(successes: number, n: number, level = 0.95): { p:
   const half = (z / denom) * Math.sqrt((ph * (1 - ph)) / n + z2 / (4 * n * n));
   return { p: ph, lo: Math.max(0, center - half), hi: Math.min(1, center + half) };
 }
+
+/**
+ * Fisher's exact test of two proportions, k1 of n1 against k2 of n2,
+ * two-sided: the probability, with both margins fixed (hypergeometric), of a
+ * table no more likely than the one observed, as R's fisher.test computes
+ * it. For counts of runs, where a normal approximation says nothing at 0 of 14.
+ */
+export function fisherExact(k1: number, n1: number, k2: number, n2: number): number {
+  for (const [k, n] of [[k1, n1], [k2, n2]] as const) {
+    if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k > n) throw new RangeError(`invalid count: ${k} of ${n}`);
+  }
+  const total = k1 + k2;
+  const logChoose = (n: number, k: number) => logFactorial(n) - logFactorial(k) - logFactorial(n - k);
+  // Probability that the first sample holds x of the `total` successes.
+  const logP = (x: number) => logChoose(n1, x) + logChoose(n2, total - x) - logChoose(n1 + n2, total);
+  const observed = logP(k1);
+  let p = 0;
+  for (let x = Math.max(0, total - n2); x <= Math.min(n1, total); x++) {
+    const lp = logP(x);
+    // R's tolerance: a probability within a factor 1 + 1e-7 of the observed one counts as no more likely (log(1 + 1e-7) ≈ 1e-7).
+    if (lp <= observed + 1e-7) p += Math.exp(lp);
+  }
+  return Math.min(1, p);
+}
+
+function logFactorial(n: number): number {
+  let s = 0;
+  for (let i = 2; i <= n; i++) s += Math.log(i);
+  return s;
+}

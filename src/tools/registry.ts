@@ -8,8 +8,11 @@
 import type { ResultFormat, ToolDescriptor } from './base/descriptor.ts';
 import { aiperf } from './aiperf/descriptor.ts';
 import { etalon } from './etalon/descriptor.ts';
+import { evalscope } from './evalscope/descriptor.ts';
 import { guidellm } from './guidellm/descriptor.ts';
+import { inferencePerf } from './inference-perf/descriptor.ts';
 import { inferencex } from './inferencex/descriptor.ts';
+import { llmd } from './llm-d/descriptor.ts';
 import { llmperf } from './llmperf/descriptor.ts';
 import { mlperf } from './mlperf/descriptor.ts';
 import { sglang } from './sglang/descriptor.ts';
@@ -26,6 +29,9 @@ export const TOOLS: readonly ToolDescriptor[] = [
   llmperf,
   mlperf,
   etalon,
+  inferencePerf,
+  llmd,
+  evalscope,
 ];
 
 /** Every result format, in the registry's order (ties in detection go to the earlier). */

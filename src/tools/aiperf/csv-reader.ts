@@ -13,6 +13,7 @@
  * (`_format_number`), so small values lose their digits (0.04 requests/sec).
  * Aggregates only: nothing can be recomputed.
  */
+import type { ResultInput } from '../base/input.ts';
 import { csvBlocks, nameAndUnit, snakeKey, type CsvBlock } from '../base/csv.ts';
 import { Reader, reportedOf, type KeyUnit } from '../base/reading.ts';
 import type { ImportOptions, Imported, Recognition, Reported } from '../base/result.ts';
@@ -90,10 +91,10 @@ const AGGREGATES_ONLY: Pick<Imported, 'lacks' | 'lastTokenT' | 'clock' | 'run'> 
   run: { records: [], source: AIPERF_SOURCE, maxConcurrency: null, requestRate: null, startT: 0, endT: 0 },
 };
 
-export function importAiperfCsv(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importAiperfCsv(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r = new Reader(file);
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: an AIPerf CSV export holds one run; leave --entry out`);
-  const blocks = csvBlocks(text);
+  const blocks = csvBlocks(input.text());
   if (blocks.length === 0 || !isAiperfCsv(blocks[0].header.join(','))) r.fail(`not an AIPerf profile_export_aiperf.csv: the first line should be "Metric,avg,min,max,…,p1,…"${seen.looksLike}`);
   const { reported, skipped } = readBlocks(r, blocks, (name, unit) => (unit === null ? unitless(name) : CSV_UNITS[unit] ?? { scale: 1, unit }));
   const withSum = blocks[0].header.includes('sum');
@@ -111,10 +112,10 @@ export function importAiperfCsv(file: string, text: string, opts: ImportOptions,
   };
 }
 
-export function importGenaiPerfCsv(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importGenaiPerfCsv(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r = new Reader(file);
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: a GenAI-Perf CSV export holds one run; leave --entry out`);
-  const blocks = csvBlocks(text);
+  const blocks = csvBlocks(input.text());
   if (blocks.length === 0 || !isGenaiPerfCsv(blocks[0].header.join(','))) r.fail(`not a GenAI-Perf profile_export_genai_perf.csv: the first line should be "Metric,avg,min,max,p99,p95,p90,p75,p50,p25"${seen.looksLike}`);
   const { reported, skipped } = readBlocks(r, blocks, genaiUnit);
   return {

@@ -11,7 +11,8 @@
  * chunk. End: last content chunk. Streaming metrics need `--streaming` (off by default).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { chunkGaps, collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
+import { pooledChunkGaps } from '../base/series.ts';
+import { collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
 import { linearPercentile, sortAsc } from '../../stats/percentile.ts';
 
 /** AIPerf TTFT: `content_responses[0].perf_ns − start_perf_ns`. ttft_metric.py. */
@@ -151,8 +152,7 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
     const c = collect(recs, f);
     return summarize(c.values, { unit, percents, excluded: c.excluded });
   };
-  const icl: number[] = [];
-  for (const r of recs) for (const g of chunkGaps(r)) icl.push(g);
+  const icl = pooledChunkGaps(run); // chunkGaps of every successful request
   const D = aiperfDuration(run);
   let osl = 0;
   let isl = 0;
@@ -169,7 +169,10 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
       const i = aiperfItl(r, opts).value;
       const l = aiperfRequestLatency(r).value;
       if (s.ttftMs !== undefined && (t === null || t * 1000 > s.ttftMs)) continue;
-      if (s.tpotMs !== undefined && (i === null || i * 1000 > s.tpotMs)) continue;
+      // AIPerf's record dict raises NoMetricValue on a falsy value (`if not value`, aiperf/metrics/metric_dicts.py
+      // @db4f6397 line 39, since d82f718): an ITL of exactly 0 is missing, and a missing value fails the SLO
+      // (good_request_count_metric.py `_is_good`)
+      if (s.tpotMs !== undefined && (i === null || i === 0 || i * 1000 > s.tpotMs)) continue;
       if (s.e2elMs !== undefined && (l === null || l * 1000 > s.e2elMs)) continue;
       good++;
     }

@@ -5,6 +5,7 @@ import { defineTool } from '../base/descriptor.ts';
 import { isObject, type Json } from '../base/reading.ts';
 import { aiperfAgreement } from './agreement.ts';
 import { importAiperfCsv, importGenaiPerfCsv, isAiperfCsv, isGenaiPerfCsv } from './csv-reader.ts';
+import { importGenaiPerf, isGenaiPerfExport } from './genai-perf-reader.ts';
 import { importAiperf, isAggregateExport } from './reader.ts';
 import { aiperfReport, aiperfSpeeds } from './report.ts';
 
@@ -65,6 +66,18 @@ export const aiperf = defineTool({
       agreement: null,
     },
     {
+      id: 'genai-perf',
+      description: 'GenAI-Perf (AIPerf’s predecessor) per-request profile_export.json, written by perf_analyzer (send timestamp and every response timestamp, ns)',
+      nameInSentence: 'a GenAI-Perf per-request export',
+      sniff: {
+        json: (v: Json) => (isGenaiPerfExport(v) ? 22 : null),
+        fileName: (name) => (name === 'profile_export.json' || name.endsWith('_profile_export.json') ? 4 : null),
+      },
+      read: importGenaiPerf,
+      aggregates: false,
+      agreement: null,
+    },
+    {
       id: 'genai-perf-csv',
       description: 'GenAI-Perf (AIPerf’s predecessor) profile_export_genai_perf.csv, 0.0.x (aggregates only)',
       nameInSentence: 'a GenAI-Perf CSV export',
@@ -82,6 +95,6 @@ export const aiperf = defineTool({
     'request_start_ns schema (2026)',
     'aggregate export profile_export_aiperf.json: metrics under records (Oct 2025) or at the top level (from mid-Oct 2025; 0.8 adds schema_version 1.1 and a top-level metadata)',
     'profile_export_aiperf.csv: without a sum column (Oct 2025), with sum and a GPU-telemetry table (0.8)',
-    'GenAI-Perf 0.0.x (AIPerf’s predecessor): profile_export_genai_perf.csv',
+    'GenAI-Perf 0.0.x (AIPerf’s predecessor): profile_export_genai_perf.csv, and perf_analyzer’s per-request profile_export.json (experiments[].requests[], ns since the epoch)',
   ],
 });

@@ -30,7 +30,8 @@
  *     (AIPerf's count: client tokenizer by default, server usage only with --use-server-token-count)
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { chunkTimesFromGaps, fail, isObject, parseJson, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
+import { inputLines, type ResultInput } from '../base/input.ts';
+import { chunkTimesFromGaps, fail, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { parsePythonJson, stripBom } from '../base/json-text.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
@@ -51,75 +52,44 @@ const TAGS = {
 const TIME_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, sec: 1 };
 
 /** Quote the nanosecond integers so JSON.parse keeps every digit. */
+const NS_NUMBER = new RegExp(`("(?:${NS_KEYS.join('|')})"\\s*:\\s*)(-?\\d+)`, 'g');
 function protectNs(line: string): string {
-  return line.replace(new RegExp(`("(?:${NS_KEYS.join('|')})"\\s*:\\s*)(-?\\d+)`, 'g'), '$1"$2"');
+  return line.replace(NS_NUMBER, '$1"$2"');
 }
 
+/**
+ * What one profiling record contributes, kept as it is read (the line's
+ * parsed JSON is dropped at once): times in seconds as the metrics state
+ * them, nanosecond stamps as exact integers until the file's origin is known.
+ */
 interface Raw {
   line: number;
-  meta: JsonObject;
-  metrics: JsonObject;
-  error: Json;
-  ns: Record<string, bigint | null>;
+  start: bigint | null;
+  credit: bigint | null;
+  end: bigint | null;
+  ok: boolean;
+  ttft: number | null;
+  latency: number | null;
+  icl: number[] | null;
+  isl: number | null;
+  osl: number | null;
 }
 
-export function importAiperf(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importAiperf(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: an AIPerf export holds one run; leave --entry out`);
-  const body = stripBom(text);
-  const whole = parseWhole(body);
+  const whole = input.whole ? parseWhole(stripBom(input.head)) : isJsonLines(input) ? null : asObject(readJsonDocument(input));
   if (whole !== null && isAggregateExport(whole)) return importAggregate(r, whole);
   if (whole !== null && !(isObject(whole.metadata) && isObject(whole.metrics))) {
     r.fail(`not an AIPerf export: one JSON document that is neither the aggregate export nor a profile_export.jsonl record${seen.looksLike}`);
   }
-  const raws: Raw[] = [];
-  const lines = body.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i].trim();
-    if (s === '') continue;
-    const v = parseJson(file, protectNs(s), `JSON on line ${i + 1}`);
-    if (!isObject(v) || !isObject(v.metadata) || !isObject(v.metrics)) {
-      fail(file, `line ${i + 1} is not an AIPerf profile_export record (needs "metadata" and "metrics" objects)${seen.looksLike}`);
-    }
-    const ns: Record<string, bigint | null> = {};
-    for (const k of NS_KEYS) {
-      const x = v.metadata[k];
-      if (x === undefined || x === null) ns[k] = null;
-      else if (typeof x === 'string' && /^-?\d+$/.test(x)) {
-        ns[k] = BigInt(x);
-        if (ns[k]! < 0n) fail(file, `line ${i + 1}: metadata.${k} = ${x} is negative; timestamps are ns since the epoch`);
-      } else fail(file, `line ${i + 1}: metadata.${k} should be an integer of nanoseconds, found ${JSON.stringify(x)}`);
-    }
-    raws.push({ line: i + 1, meta: v.metadata, metrics: v.metrics, error: v.error ?? null, ns });
-  }
-  if (raws.length === 0) fail(file, 'is empty');
-
-  const notes: string[] = [];
-  const phases = new Map<string, number>();
-  for (const x of raws) {
-    phases.set(phaseOf(x), (phases.get(phaseOf(x)) ?? 0) + 1);
-  }
-  const kept = raws.filter((x) => phaseOf(x) === 'profiling');
-  for (const [p, c] of phases) if (p !== 'profiling') notes.push(`${c} record(s) of phase "${p}" dropped (only "profiling" records are measured)`);
-  if (kept.length === 0) fail(file, 'has no records of phase "profiling" (only warmup): the run has no requests, so there is nothing to compute');
-  const oct2025 = kept.some((x) => x.ns.request_start_ns === null && x.ns.timestamp_ns !== null);
-  const startOf = (x: Raw): bigint | null => x.ns.request_start_ns ?? x.ns.timestamp_ns;
-
-  let origin: bigint | null = null;
-  for (const x of kept) {
-    for (const t of [x.ns.credit_issued_ns, startOf(x)]) {
-      if (t !== null && (origin === null || t < origin)) origin = t;
-    }
-  }
-  if (origin === null) fail(file, 'no record has metadata.request_start_ns (nor the Oct 2025 metadata.timestamp_ns)');
-  const sec = (t: bigint): number => Number(t - origin!) / 1e9;
 
   /** A time metric in seconds, converted by its stated unit; null when absent. */
-  const timeMetric = (x: Raw, tags: readonly string[]): number | number[] | null => {
-    const tag = tags.find((t) => x.metrics[t] !== undefined && x.metrics[t] !== null) ?? tags[0];
-    const m = x.metrics[tag];
+  const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | number[] | null => {
+    const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
+    const m = metrics[tag];
     if (m === undefined || m === null) return null;
-    const where = `line ${x.line}: metrics.${tag}`;
+    const where = `line ${line}: metrics.${tag}`;
     const o = r.object(m, where);
     const unit = typeof o.unit === 'string' ? o.unit : '';
     const scale = TIME_UNITS[unit];
@@ -127,48 +97,99 @@ export function importAiperf(file: string, text: string, opts: ImportOptions, se
     if (Array.isArray(o.value)) return o.value.map((g, k) => r.duration(r.number(g, `${where}.value[${k}]`) * scale, `${where}.value[${k}] (${g} ${unit})`, unit));
     return r.duration(r.number(o.value, `${where}.value`) * scale, `${where}.value (${o.value} ${unit})`, unit);
   };
-  const countMetric = (x: Raw, tags: readonly string[]): number | null => {
-    const tag = tags.find((t) => x.metrics[t] !== undefined && x.metrics[t] !== null) ?? tags[0];
-    const m = x.metrics[tag];
+  const countMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | null => {
+    const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
+    const m = metrics[tag];
     if (m === undefined || m === null) return null;
-    return r.count(r.object(m, `line ${x.line}: metrics.${tag}`).value, `line ${x.line}: metrics.${tag}.value`);
+    return r.count(r.object(m, `line ${line}: metrics.${tag}`).value, `line ${line}: metrics.${tag}.value`);
   };
 
+  const notes: string[] = [];
+  const phases = new Map<string, number>();
   const failures: Record<string, number> = {};
-  const own: Record<string, number[]> = {};
+  const own: Record<string, { sum: number; n: number }> = {};
+  let oct2025 = false;
+  let lines = 0;
+  const kept: Raw[] = [];
+  for (const l of inputLines(input)) {
+    const s = l.text.trim();
+    if (s === '') continue;
+    lines++;
+    const line = l.number;
+    const v = parseJson(file, protectNs(s), `JSON on line ${line}`);
+    if (!isObject(v) || !isObject(v.metadata) || !isObject(v.metrics)) {
+      fail(file, `line ${line} is not an AIPerf profile_export record (needs "metadata" and "metrics" objects)${seen.looksLike}`);
+    }
+    const meta = v.metadata;
+    const ns: Record<string, bigint | null> = {};
+    for (const k of NS_KEYS) {
+      const x = meta[k];
+      if (x === undefined || x === null) ns[k] = null;
+      else if (typeof x === 'string' && /^-?\d+$/.test(x)) {
+        ns[k] = BigInt(x);
+        if (ns[k]! < 0n) fail(file, `line ${line}: metadata.${k} = ${x} is negative; timestamps are ns since the epoch`);
+      } else fail(file, `line ${line}: metadata.${k} should be an integer of nanoseconds, found ${JSON.stringify(x)}`);
+    }
+    const phase = phaseOf(meta);
+    phases.set(phase, (phases.get(phase) ?? 0) + 1);
+    if (phase !== 'profiling') continue;
+    const metrics = v.metrics;
+    const error = v.error ?? null;
+    oct2025 ||= ns.request_start_ns === null && ns.timestamp_ns !== null;
+    const start = ns.request_start_ns ?? ns.timestamp_ns;
+    const ok = error === null && meta.was_cancelled !== true;
+    if (!ok) {
+      const e = isObject(error) ? error : {};
+      const why = e.code === 499 || meta.was_cancelled === true ? 'cancelled (499)' : [e.code, e.type].filter((x) => x !== undefined && x !== null).join(' ') || 'error';
+      failures[why] = (failures[why] ?? 0) + 1;
+    }
+    const ttft = timeMetric(metrics, line, TAGS.ttft) as number | null;
+    const latency = timeMetric(metrics, line, TAGS.latency) as number | null;
+    const icl = timeMetric(metrics, line, TAGS.icl);
+    const isl = countMetric(metrics, line, TAGS.isl);
+    const osl = countMetric(metrics, line, TAGS.osl);
+    if (ok) for (const tag of OWN_PER_REQUEST) {
+      const m = metrics[tag];
+      if (isObject(m) && typeof m.value === 'number') {
+        const o = (own[tag] ??= { sum: 0, n: 0 });
+        o.sum += m.value;
+        o.n++;
+      }
+    }
+    kept.push({ line, start, credit: ns.credit_issued_ns, end: ns.request_end_ns, ok, ttft, latency, icl: Array.isArray(icl) ? icl : null, isl, osl });
+  }
+  if (lines === 0) fail(file, 'is empty');
+  for (const [p, c] of phases) if (p !== 'profiling') notes.push(`${c} record(s) of phase "${p}" dropped (only "profiling" records are measured)`);
+  if (kept.length === 0) fail(file, 'has no records of phase "profiling" (only warmup): the run has no requests, so there is nothing to compute');
+
+  let origin: bigint | null = null;
+  for (const x of kept) {
+    for (const t of [x.credit, x.start]) {
+      if (t !== null && (origin === null || t < origin)) origin = t;
+    }
+  }
+  if (origin === null) fail(file, 'no record has metadata.request_start_ns (nor the Oct 2025 metadata.timestamp_ns)');
+  const sec = (t: bigint): number => Number(t - origin!) / 1e9;
+
   let anyCredit = false;
   let anyIcl = false;
   let anyIsl = false;
   let anyOsl = false;
   const records: RequestRecord[] = [];
   for (const x of kept) {
-    const start = startOf(x);
+    const start = x.start;
     if (start === null) fail(file, `line ${x.line}: metadata.request_start_ns (or timestamp_ns) is missing`);
-    const end = x.ns.request_end_ns;
+    const end = x.end;
     if (end !== null && end < start) {
       fail(file, `line ${x.line}: request_end_ns is before request_start_ns by ${Number(start - end) / 1e9} s: the request finishes before it was sent`);
     }
-    const credit = x.ns.credit_issued_ns;
+    const credit = x.credit;
     if (credit !== null && credit > start) {
       fail(file, `line ${x.line}: credit_issued_ns is after request_start_ns: a request cannot be sent before it is due`);
     }
     anyCredit ||= credit !== null;
     const sendT = sec(start);
-    const ok = x.error === null && x.meta.was_cancelled !== true;
-    if (!ok) {
-      const e = isObject(x.error) ? x.error : {};
-      const why = e.code === 499 || x.meta.was_cancelled === true ? 'cancelled (499)' : [e.code, e.type].filter((v) => v !== undefined && v !== null).join(' ') || 'error';
-      failures[why] = (failures[why] ?? 0) + 1;
-    }
-    const ttft = timeMetric(x, TAGS.ttft) as number | null;
-    const latency = timeMetric(x, TAGS.latency) as number | null;
-    const icl = timeMetric(x, TAGS.icl);
-    const isl = countMetric(x, TAGS.isl);
-    const osl = countMetric(x, TAGS.osl);
-    if (ok) for (const tag of OWN_PER_REQUEST) {
-      const m = x.metrics[tag];
-      if (isObject(m) && typeof m.value === 'number') (own[tag] ??= []).push(m.value);
-    }
+    const { ok, ttft, latency, icl, isl, osl } = x;
     anyIsl ||= isl !== null;
     anyOsl ||= osl !== null;
     if (ttft !== null && latency !== null && latency + 1e-9 < ttft) {
@@ -176,12 +197,13 @@ export function importAiperf(file: string, text: string, opts: ImportOptions, se
     }
     const firstT = ok && ttft !== null ? sendT + ttft : null;
     let chunkTimes: number[] | null = null;
-    if (firstT !== null && Array.isArray(icl)) {
+    if (firstT !== null && icl !== null) {
       chunkTimes = chunkTimesFromGaps(firstT, icl);
       anyIcl = true;
     } else if (firstT !== null && latency !== null && osl !== null && osl <= 1) {
       chunkTimes = [firstT]; // one chunk: AIPerf writes no inter-chunk list
     }
+    x.icl = null; // the gaps are in chunkTimes now
     const finishT = latency !== null ? sendT + latency : end !== null ? sec(end) : sendT;
     records.push({
       dueT: credit !== null ? sec(credit) : null,
@@ -228,9 +250,9 @@ export function importAiperf(file: string, text: string, opts: ImportOptions, se
   const endT = records.reduce((m, x) => Math.max(m, x.finishT), -Infinity);
   const run: BenchmarkRun = { records, source: AIPERF_SOURCE, maxConcurrency: null, requestRate: null, startT, endT };
   const reported: Record<string, Reported> = {};
-  for (const [tag, values] of Object.entries(own)) {
+  for (const [tag, { sum, n }] of Object.entries(own)) {
     const unit = OWN_UNITS[tag];
-    reported[`${tag}.avg`] = { value: (values.reduce((a, b) => a + b, 0) / values.length) * unit.scale, unit: unit.unit };
+    reported[`${tag}.avg`] = { value: (sum / n) * unit.scale, unit: unit.unit };
   }
   if (Object.keys(own).length) notes.push('values under "reported" are means of AIPerf’s own per-record metrics over successful records');
   return {
@@ -248,8 +270,8 @@ export function importAiperf(file: string, text: string, opts: ImportOptions, se
   };
 }
 
-function phaseOf(x: Raw): string {
-  const p = x.meta.benchmark_phase ?? x.meta.credit_phase;
+function phaseOf(meta: JsonObject): string {
+  const p = meta.benchmark_phase ?? meta.credit_phase;
   return typeof p === 'string' ? p : 'profiling';
 }
 
@@ -291,12 +313,13 @@ const AGG_STATS = ['avg', 'p50', 'p90', 'p99'];
 
 function parseWhole(body: string): JsonObject | null {
   try {
-    const v = parsePythonJson(body);
-    return isObject(v) ? v : null;
+    return asObject(parsePythonJson(body));
   } catch {
     return null; // JSON lines, or broken: the line reader names the line
   }
 }
+
+const asObject = (v: Json): JsonObject | null => (isObject(v) ? v : null);
 
 const isMetricResult = (v: Json | undefined): boolean => isObject(v) && typeof v.unit === 'string' && 'avg' in v;
 

@@ -5,7 +5,8 @@
  * definition needs. Each tool module decides which of these it applies.
  */
 import type { BenchmarkRun, RequestRecord } from './records.ts';
-import { linearPercentile, mean, sortAsc, std, type PercentileMethod } from '../../stats/percentile.ts';
+import { linearPercentile, mean, std, type PercentileMethod } from '../../stats/percentile.ts';
+import { sortedValues } from './series.ts';
 import { percentileBy } from '../../stats/percentile.ts';
 
 /** A value, or no value with the reason the definition does not apply. */
@@ -91,8 +92,10 @@ export function summarize(
 ): Summary {
   const scale = opts.scale ?? (opts.unit === 'ms' ? 1000 : 1);
   const method = opts.method ?? 'numpy-linear';
-  const x = sortAsc(valuesS);
-  for (let i = 0; i < x.length; i++) x[i] *= scale;
+  // sorted, then scaled (a shared series' sorted copy is never written)
+  const sorted = sortedValues(valuesS);
+  const x = new Float64Array(sorted.length);
+  for (let i = 0; i < x.length; i++) x[i] = sorted[i] * scale;
   const n = x.length;
   const percentiles: Record<string, number | null> = {};
   for (const p of opts.percents) percentiles[String(p)] = n ? percentileBy(method, x, p / 100, { sorted: true }) : null;

@@ -12,7 +12,8 @@
 import type { Json } from './json-text.ts';
 import type { BenchmarkRun, Capability } from './records.ts';
 import type { PerUserSpeedOptions, ReportOptions, ReportRow, SpeedRow } from './report-rows.ts';
-import type { Agreement, Imported, ReadFile } from './result.ts';
+import type { Agreement, ImportOptions, Imported, ReadFile, Reported } from './result.ts';
+import type { SqliteTables } from './sqlite-tables.ts';
 
 /** One file of the tool's source that a definition was read from. */
 export interface SourceFile {
@@ -55,8 +56,9 @@ export interface Table2Entry {
  * How a format is recognised. Each test returns a rank (lower = more
  * specific: a structure only this format writes beats a loose key match) or
  * null; detection takes the lowest rank over all formats, ties going to the
- * registry's order. `text` sees the whole text (BOM stripped) and its first
- * non-empty line, before any parse; `json` sees one parsed JSON value (the
+ * registry's order. `text` sees the file's head (its first 1 MiB, the whole
+ * of most files: base/input.ts, BOM stripped) and its first non-empty line,
+ * before any parse; `json` sees one parsed JSON value (the
  * whole document, or the first line of a JSON-lines file); `fileName` is the
  * fallback when the content tells nothing (a truncated file still reaches its
  * reader, which then names the problem).
@@ -65,6 +67,8 @@ export interface Sniff {
   text?: (text: string, firstLine: string) => number | null;
   json?: (value: Json) => number | null;
   fileName?: (lowerCaseName: string) => number | null;
+  /** For a format stored as an SQLite database: its tables and columns. */
+  tables?: (tables: SqliteTables) => number | null;
 }
 
 /** One result-file format of a tool. */
@@ -77,10 +81,18 @@ export interface ResultFormat {
   nameInSentence: string;
   sniff: Sniff;
   read: ReadFile;
+  /** For a format stored as an SQLite database: the reader of its tables (then `read` only explains that the file is read from its bytes). */
+  readTables?: (file: string, tables: SqliteTables, opts: ImportOptions) => Imported;
   /** Whether its files carry the tool's own aggregates (the simulator's carry none: `--json` says null rather than {}). */
   aggregates: boolean;
   /** The file's own aggregates beside the same quantities recomputed from its per-request data; null where the format keeps no aggregates to check. */
   agreement: ((res: Imported) => Agreement[]) | null;
+  /**
+   * For an aggregate-only format: its aggregates beside the same quantities
+   * recomputed from another file's per-request records of the same run
+   * (`metrics FILE --with RECORDS`), and which record formats it reads.
+   */
+  agreementWith?: { recordFormats: readonly string[]; check: (reported: Record<string, Reported>, records: BenchmarkRun) => Agreement[] };
 }
 
 /** A per-user speed the tool contributes (Figure 1), declared with what it reads. */

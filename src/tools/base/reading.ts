@@ -5,6 +5,8 @@
  */
 import { UserError } from '../../errors.ts';
 import { parsePythonJson, stripBom } from './json-text.ts';
+import { parseJsonChunks } from './json-stream.ts';
+import { inputLines, textInput, type ResultInput } from './input.ts';
 import type { Reported, RunEntry } from './result.ts';
 
 /**
@@ -44,32 +46,94 @@ export function parseJson(file: string, text: string, what = 'JSON'): Json {
 
 /** Non-empty lines of a JSON-lines file, each parsed; errors name the line. */
 export function parseJsonLines(file: string, text: string): { line: number; value: Json }[] {
-  const out: { line: number; value: Json }[] = [];
-  const lines = stripBom(text).split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i].trim();
-    if (s === '') continue;
-    out.push({ line: i + 1, value: parseJson(file, s, `JSON on line ${i + 1}`) });
-  }
-  if (out.length === 0) fail(file, 'is empty');
-  return out;
+  return readJsonLines(textInput(file, text));
 }
 
 /** A whole JSON document, or JSON lines when the whole does not parse but the first line does. */
 export function parseJsonOrLines(file: string, text: string): Json[] {
-  const body = stripBom(text);
+  return readJsonOrLines(textInput(file, text));
+}
+
+const documents = new WeakMap<ResultInput, { value: Json } | { error: unknown }>();
+
+/**
+ * The input as one JSON document (Python's literals and a byte-order mark
+ * accepted), parsed once per input: recognition and the reader share the
+ * value, or the error. A file within the head is parsed whole
+ * ({@link parseJson}); a larger one from its pieces (json-stream.ts), never
+ * held as one string. A file that ends early is called cut off, with where.
+ */
+export function readJsonDocument(input: ResultInput, what = 'JSON'): Json {
+  let known = documents.get(input);
+  if (known === undefined) {
+    try {
+      known = { value: parseDocument(input, what) };
+    } catch (error) {
+      known = { error };
+    }
+    documents.set(input, known);
+  }
+  if ('error' in known) throw known.error;
+  return known.value;
+}
+
+function parseDocument(input: ResultInput, what: string): Json {
+  if (input.whole) return parseJson(input.file, input.head, what);
+  const r = parseJsonChunks(input.chunks());
+  if ('value' in r) return r.value;
+  const p = r.problem;
+  const where = p.where ? ` in ${p.where}` : '';
+  if (p.truncated) {
+    fail(input.file, `invalid ${what} (the text ends early: truncated?): the file ends${where}${input.bytes !== null ? ` at byte ${input.bytes}` : ''}, character ${p.position}`);
+  }
+  return fail(input.file, `invalid ${what}${where} at character ${p.position}: ${p.message}`);
+}
+
+/** Non-empty lines of a JSON-lines input, each parsed as it is read; errors name the line. */
+export function readJsonLines(input: ResultInput): { line: number; value: Json }[] {
+  const out: { line: number; value: Json }[] = [];
+  for (const l of inputLines(input)) {
+    const s = l.text.trim();
+    if (s === '') continue;
+    out.push({ line: l.number, value: parseJson(input.file, s, `JSON on line ${l.number}`) });
+  }
+  if (out.length === 0) fail(input.file, 'is empty');
+  return out;
+}
+
+/** The first non-empty line of the head, when the head holds all of it. */
+function firstLineOf(input: ResultInput): string | undefined {
+  const head = stripBom(input.head);
+  let start = 0;
+  for (;;) {
+    const nl = head.indexOf('\n', start);
+    if (nl < 0) return input.whole && head.slice(start).trim() !== '' ? head.slice(start) : undefined;
+    if (head.slice(start, nl).trim() !== '') return head.slice(start, nl);
+    start = nl + 1;
+  }
+}
+
+/** Whether the input is JSON lines: its first line is a JSON value and more text follows it. */
+export function isJsonLines(input: ResultInput): boolean {
+  const first = firstLineOf(input);
+  if (first === undefined || first.trim() === stripBom(input.head).trim()) return false;
+  try {
+    parsePythonJson(first);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A whole JSON document, or JSON lines when the whole does not parse but the first line does. */
+export function readJsonOrLines(input: ResultInput): Json[] {
+  if (!input.whole) return isJsonLines(input) ? readJsonLines(input).map((l) => l.value) : [readJsonDocument(input)];
+  const body = stripBom(input.head);
   try {
     return [parsePythonJson(body)];
   } catch {
-    const first = body.split(/\r?\n/).find((l) => l.trim() !== '');
-    let lines = false;
-    try {
-      if (first !== undefined && first.trim() !== body.trim()) lines = (parsePythonJson(first), true);
-    } catch {
-      /* not JSON lines: the whole-file error below says where it broke */
-    }
-    if (lines) return parseJsonLines(file, body).map((l) => l.value);
-    return [parseJson(file, body)];
+    if (isJsonLines(input)) return readJsonLines(input).map((l) => l.value);
+    return [parseJson(input.file, body)];
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { BenchmarkRun, Capability } from './records.ts';
 import type { Json } from './json-text.ts';
+import type { ResultInput } from './input.ts';
 
 /** A result-file format's id, as `--format` names it (`vllm`, `mlperf-trace`, `stopwatches` …); the registry lists them. */
 export type FormatId = string;
@@ -111,8 +112,12 @@ export interface Recognition {
   looksLike: string;
 }
 
-/** A reader: the text of one file (already read, BOM and all) → the common records and the tool's own aggregates. */
-export type ReadFile = (file: string, text: string, opts: ImportOptions, seen: Recognition) => Imported;
+/**
+ * A reader: one file (its name and its text, opened by the command layer:
+ * base/input.ts says how to take the text) → the common records and the
+ * tool's own aggregates.
+ */
+export type ReadFile = (file: string, input: ResultInput, opts: ImportOptions, seen: Recognition) => Imported;
 
 /** What an importer returns; the agreement with the tool's own aggregates is added after. */
 export type Imported = Omit<ImportResult, 'agreement'>;

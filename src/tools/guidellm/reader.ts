@@ -28,14 +28,15 @@
  * Requests come from requests.successful (ok) and requests.errored / incomplete (not ok).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { isObject, parseJson, Reader, selectRun, type Json, type JsonObject } from '../base/reading.ts';
+import type { ResultInput } from '../base/input.ts';
+import { isObject, readJsonDocument, Reader, selectRun, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
 export const GUIDELLM_SOURCE = 'guidellm';
 
-export function importGuidellm(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importGuidellm(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJson(file, text);
+  const doc = readJsonDocument(input);
   if (!isObject(doc) || !Array.isArray(doc.benchmarks)) {
     r.fail(`not a GuideLLM benchmarks.json: no "benchmarks" list at the top level${seen.looksLike}`);
   }

@@ -13,7 +13,8 @@
  * Published per-user speed: **interactivity** = 1000 / (a TPOT statistic in ms).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { chunkGaps, collect, firstChunkT, lastChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
+import { pooledChunkGaps } from '../base/series.ts';
+import { collect, firstChunkT, lastChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
 
 export type InfxEndpoint = 'completions' | 'chat';
 
@@ -22,9 +23,15 @@ export function inferencexTtft(r: RequestRecord): Maybe {
   return f === null ? none('no output chunk arrived') : some(f - r.sendT);
 }
 
-/** InferenceX latency: completions → last choices message; chat → the usage chunk (record.finishT). */
+/**
+ * InferenceX latency: completions → the last choices message; chat → the last
+ * message of any kind (`most_recent_timestamp` moves on every chunk,
+ * backend_request_func.py async_request_openai_chat_completions): the usage
+ * chunk when the server sent one (record.finishT), else the last choices
+ * message — a stream without usage (outputTokens unknown) ends there.
+ */
 export function inferencexLatency(r: RequestRecord, endpoint: InfxEndpoint = 'completions'): Maybe {
-  const l = endpoint === 'chat' ? (firstChunkT(r) === null ? null : r.finishT) : lastChunkT(r);
+  const l = endpoint === 'chat' ? (firstChunkT(r) === null ? null : r.outputTokens == null ? lastChunkT(r) : r.finishT) : lastChunkT(r);
   return l === null ? none('no output chunk arrived') : some(l - r.sendT);
 }
 
@@ -82,8 +89,7 @@ export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndp
     const c = collect(recs, f);
     return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
   };
-  const itls: number[] = [];
-  for (const r of recs) for (const g of chunkGaps(r)) itls.push(g);
+  const itls = pooledChunkGaps(run); // chunkGaps of every successful request
   const tpot = ms((r) => inferencexTpot(r, ep));
   const D = inferencexDuration(run);
   let out = 0;

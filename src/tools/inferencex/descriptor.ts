@@ -2,6 +2,7 @@
  * SemiAnalysis InferenceX: its definitions, and its result files (aggregates only).
  */
 import { defineTool } from '../base/descriptor.ts';
+import { INFERENCEX_RECORD_FORMATS, inferencexAgreementWith } from './agreement.ts';
 import { importInferencex, isInferencexObject } from './reader.ts';
 import { inferencexReport, inferencexSpeeds } from './report.ts';
 
@@ -47,6 +48,7 @@ export const inferencex = defineTool({
       read: importInferencex,
       aggregates: true,
       agreement: null,
+      agreementWith: { recordFormats: INFERENCEX_RECORD_FORMATS, check: inferencexAgreementWith },
     },
   ],
   versions: [

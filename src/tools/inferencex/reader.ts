@@ -10,7 +10,8 @@
  * p75_qps can be 0), `*_tput_tps` tokens/s of the deployment,
  * `*tput_per_gpu` tokens/s per GPU, `duration_seconds` s.
  */
-import { fail, isObject, parseJson, Reader, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
+import type { ResultInput } from '../base/input.ts';
+import { fail, isObject, readJsonDocument, Reader, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import type { ImportOptions, Imported, Recognition, Reported } from '../base/result.ts';
 import { selectRun } from '../base/reading.ts';
 
@@ -38,7 +39,9 @@ export function inferencexKeyUnit(key: string): KeyUnit | null {
 
 /** The keys only InferenceX's result objects hold. */
 export function isInferencexObject(v: Json): boolean {
-  return isObject(v) && ('tput_per_gpu' in v || 'median_intvty' in v || 'mean_intvty' in v) && ('hw' in v || 'conc' in v || 'infmax_model_prefix' in v);
+  if (!isObject(v)) return false;
+  const o = flat(v); // the nested form keeps its statistics under request_metrics.latency
+  return ('tput_per_gpu' in o || 'median_intvty' in o || 'mean_intvty' in o) && ('hw' in o || 'conc' in o || 'infmax_model_prefix' in o);
 }
 
 /** Flatten `request_metrics.latency.mean_ttft` and the like into the flat keys. */
@@ -89,9 +92,9 @@ function importOne(r: Reader, raw: Json, where: string): Imported {
   };
 }
 
-export function importInferencex(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importInferencex(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r = new Reader(file);
-  const doc = parseJson(file, text);
+  const doc = readJsonDocument(input);
   const entries = Array.isArray(doc) ? doc : [doc];
   if (entries.length === 0) fail(file, 'is an empty list: agg_bmk.json holds one result object per run');
   if (!entries.every(isInferencexObject)) r.fail(`not an InferenceX result: expected objects with tput_per_gpu or *_intvty beside hw/conc${seen.looksLike}`);

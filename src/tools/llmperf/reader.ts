@@ -21,8 +21,9 @@
  * Failed requests (error_code set, e.g. HTTP 429) are kept as not ok and counted.
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import type { ResultInput } from '../base/input.ts';
 import { LLMPERF_VERSION_LABELS, type LlmperfVersion } from './definitions.ts';
-import { collectReported, isObject, noSuccessMessage, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { collectReported, isObject, noSuccessMessage, readJsonDocument, Reader, type Json, type JsonObject } from '../base/reading.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
 export const LLMPERF_SOURCE = 'llmperf';
@@ -30,9 +31,9 @@ export const LLMPERF_SOURCE = 'llmperf';
 /** Relative slack when telling the versions apart by throughput × latency = tokens. */
 const PRODUCT_TOLERANCE = 0.01;
 
-export function importLlmperf(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importLlmperf(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJson(file, text);
+  const doc = readJsonDocument(input);
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: an LLMPerf file holds one run; leave --entry out`);
   if (isObject(doc) && Object.keys(doc).some((k) => k.startsWith('results_'))) return importSummary(r, doc);
   if (!Array.isArray(doc) || (doc.length > 0 && !(isObject(doc[0]) && ('end_to_end_latency_s' in doc[0] || 'ttft_s' in doc[0])))) {
@@ -90,7 +91,7 @@ function importIndividual(r: Reader, doc: Json[]): Imported {
     const nIn = q.number_input_tokens === undefined || q.number_input_tokens === null ? null : r.count(q.number_input_tokens, `${where}.number_input_tokens`);
     const thr = r.optNumber(q.request_output_throughput_token_per_s, `${where}.request_output_throughput_token_per_s`);
     if (failed) {
-      const why = typeof errorCode === 'number' ? `HTTP ${errorCode}` : typeof errorCode === 'string' && errorCode ? `error ${errorCode}` : String(q.error_msg).slice(0, 60);
+      const why = errorCode !== null && errorCode !== undefined && errorCode !== '' ? llmperfErrorLabel(errorCode) : String(q.error_msg).slice(0, 60);
       failures[why] = (failures[why] ?? 0) + 1;
     } else {
       if (e2e === null) r.fail(`${where}.end_to_end_latency_s is missing for a successful request`);
@@ -172,7 +173,7 @@ function importSummary(r: Reader, doc: JsonObject): Imported {
     if (/_s_(mean|min|max|stddev|quantiles_p\d+)$/.test(k) && !/token_per_s/.test(k)) return { scale: 1, unit: 's' };
     if (/token_per_s/.test(k)) return { scale: 1, unit: 'tokens/s' };
     if (/number_(input|output)_tokens/.test(k)) return { scale: 1, unit: 'tokens' };
-    if (/requests_per_min$/.test(k)) return { scale: 1 / 60, unit: '1/s' };
+    if (/requests_per_min$/.test(k)) return { scale: 1 / 60, unit: '1/s', written: '1/min' };
     if (/error_rate$/.test(k)) return { scale: 1, unit: '1' };
     if (/num_|number_errors/.test(k)) return { scale: 1, unit: 'requests' };
     return null;
@@ -184,25 +185,60 @@ function importSummary(r: Reader, doc: JsonObject): Imported {
   const failures: Record<string, number> = {};
   const freq = doc.results_error_code_frequency;
   if (typeof freq === 'string') {
-    for (const m of freq.matchAll(/(\d+)(?:\.0)?\s*:\s*(\d+)/g)) failures[`HTTP ${m[1]}`] = Number(m[2]);
+    // a Python dict's repr: `{429.0: 130}`, `{-1: 3}` (the sign is the code's)
+    for (const m of freq.matchAll(/(-?\d+)(?:\.0)?\s*:\s*(\d+)/g)) failures[llmperfErrorLabel(Number(m[1]))] = Number(m[2]);
   }
   const thr = reported.results_request_output_throughput_token_per_s_mean?.value;
   const e2e = reported.results_end_to_end_latency_s_mean?.value;
   const L = reported.results_number_output_tokens_mean?.value;
-  const version: LlmperfVersion | 'afd137a-or-later' = thr && e2e && L && thr * e2e < 0.8 * L ? 'before-afd137a' : 'afd137a-or-later';
+  const byNumbers = thr && e2e && L ? (thr * e2e < 0.8 * L ? 'messages' : 'tokens') : null;
+  const ts = typeof doc.timestamp === 'number' && Number.isFinite(doc.timestamp) ? doc.timestamp : null;
+  const { version, why } = summaryVersion(byNumbers, ts);
   const lacks: Capability[] = ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'];
   return {
     file: r.file,
     format: 'llmperf',
-    version: `LLMPerf ${LLMPERF_VERSION_LABELS[version]} (summary "version": ${JSON.stringify(doc.version ?? null)}; told by mean throughput × mean latency)`,
+    version: `LLMPerf ${LLMPERF_VERSION_LABELS[version]} (summary "version": ${JSON.stringify(doc.version ?? null)}; ${why})`,
     definitions: { llmperf: version },
     run: { records: [], source: LLMPERF_SOURCE, maxConcurrency: typeof doc.num_concurrent_requests === 'number' ? doc.num_concurrent_requests : null, requestRate: null, startT: 0, endT: 0 },
     missing: ['aggregates only (the _summary.json): no definition can be recomputed without the per-request _individual_responses.json'],
     lacks,
-    notes: [],
+    notes: byNumbers === 'tokens' && version === 'before-afd137a'
+      ? ['mean throughput × mean latency equals the mean token count, so this file cannot tell the two throughput definitions apart (before afd137a it counts SSE messages, which equal tokens when each message carries one): on this file they coincide']
+      : [],
     clock: 'none (aggregates only)',
     lastTokenT: null,
     reported,
     failures,
+    ...(typeof doc.results_num_completed_requests === 'number' ? { completed: { key: 'results_num_completed_requests', value: doc.results_num_completed_requests, unit: 'requests' } } : {}),
   };
+}
+
+/** The commits whose definitions differ, by date (token_benchmark_ray.py history): a run cannot use a commit made after it. */
+const AFD137A_EPOCH_S = Date.UTC(2024, 3, 7) / 1000;
+const F1D6BED_EPOCH_S = Date.UTC(2024, 11, 9) / 1000;
+
+/** The version of a summary from its numbers and its own `timestamp` (the run's time: an upper bound on the commit it ran). */
+function summaryVersion(byNumbers: 'messages' | 'tokens' | null, ts: number | null): { version: LlmperfVersion | 'afd137a-or-later'; why: string } {
+  const day = ts === null ? null : new Date(ts * 1000).toISOString().slice(0, 10);
+  if (ts !== null && ts < AFD137A_EPOCH_S) return { version: 'before-afd137a', why: `run on ${day} (its timestamp), before commit afd137a existed` };
+  if (byNumbers === 'messages') return { version: 'before-afd137a', why: 'told by mean throughput × mean latency (a message count, not the token count)' };
+  if (ts !== null && ts < F1D6BED_EPOCH_S) return { version: 'afd137a', why: `run on ${day} (its timestamp), before f1d6bed; mean throughput × mean latency is the token count` };
+  return { version: 'afd137a-or-later', why: byNumbers === 'tokens' ? 'told by mean throughput × mean latency (the token count)' : 'the file has no throughput and latency to tell it by' };
+}
+
+/**
+ * What an LLMPerf error code is (ray_clients/*_client.py @f1d6bed): the HTTP
+ * status when the server answered with one, the `code` of an error object in
+ * the stream (any value the server chose), or a negative client-side code
+ * (−1 is LLMPerf's default: the request raised before any status).
+ */
+export function llmperfErrorLabel(code: Json): string {
+  if (typeof code === 'number') {
+    if (code === -1) return 'client-side −1 (no HTTP status: the request raised before one)';
+    if (code < 0) return `client-side ${String(code).replace('-', '−')} (not an HTTP status)`;
+    if (Number.isInteger(code) && code >= 100 && code <= 599) return `HTTP ${code}`;
+    return `error code ${code} (the stream’s error object)`;
+  }
+  return `error ${String(code)}`;
 }

@@ -86,8 +86,15 @@ export function mlperfTpotNs(r: RequestRecord): Maybe {
 
 export interface MlperfSummary {
   n: number;
-  /** Σ / sample_count in int64 arithmetic (truncated toward zero), as results.cc computes it */
+  /** the signed mean: Σ / n truncated toward zero (int64 arithmetic) */
   meanNs: number | null;
+  /**
+   * The mean as LoadGen prints it (results.cc ProcessLatencies/ProcessTokenLatencies):
+   * the int64 sum divided by the size_t sample count, so a negative sum is
+   * first converted to 2^64 + Σ (an erroneous run's negative TPOTs print
+   * ≈ 1.5e17 ns); equal to meanNs whenever Σ ≥ 0.
+   */
+  loadgenMeanNs: number | null;
   /** keyed by percent: sorted[⌊n·p⌋] */
   percentilesNs: Record<string, number | null>;
   /** samples left out and why (only when the record lacks what LoadGen would have had) */
@@ -95,6 +102,23 @@ export interface MlperfSummary {
 }
 
 const MLPERF_PERCENTS = [50, 90, 95, 97, 99, 99.9];
+
+/**
+ * LoadGen's mean: `accumulated / sample_count` with an int64 sum and a size_t
+ * count, so C++ converts the sum to unsigned first (mlcommons/inference
+ * loadgen/results.cc @b66003e1, lines 27–32 and 98–104; results.h: size_t
+ * sample_count); the quotient is stored back in an int64.
+ */
+export function mlperfLoadgenMean(values: readonly number[]): number | null {
+  if (!values.length) return null;
+  let s = 0n;
+  for (const v of values) s += BigInt(v);
+  const two64 = 1n << 64n;
+  const u = ((s % two64) + two64) % two64; // the sum as uint64
+  let q = u / BigInt(values.length);
+  if (q >= 1n << 63n) q -= two64; // back into int64
+  return Number(q);
+}
 
 /** Integer mean Σ/n of integer nanoseconds, exact (BigInt: long runs sum past 2^53 ns). */
 export function mlperfIntegerMean(values: readonly number[]): number | null {
@@ -108,7 +132,7 @@ function summarizeNs(values: number[], excluded?: string): MlperfSummary {
   const x = sortAsc(values);
   const percentilesNs: Record<string, number | null> = {};
   for (const p of MLPERF_PERCENTS) percentilesNs[String(p)] = x.length ? mlperfPercentile(x, p / 100, { sorted: true }) : null;
-  const s: MlperfSummary = { n: x.length, meanNs: mlperfIntegerMean(values), percentilesNs };
+  const s: MlperfSummary = { n: x.length, meanNs: mlperfIntegerMean(values), loadgenMeanNs: mlperfLoadgenMean(values), percentilesNs };
   if (excluded) s.excluded = excluded;
   return s;
 }
@@ -160,7 +184,12 @@ export interface MlperfMetrics {
    */
   errors: string[];
   numErrors: number;
-  earlyStopping?: { ttft: EarlyStoppingResult; tpot: EarlyStoppingResult };
+  /**
+   * Early stopping as LoadGen evaluates it: TPOT first, then TTFT only if TPOT
+   * passed (`EarlyStopping(tpot) && EarlyStopping(ttft)`, results.cc LogDetail);
+   * ttft is null when LoadGen never evaluated it.
+   */
+  earlyStopping?: { ttft: EarlyStoppingResult | null; tpot: EarlyStoppingResult };
 }
 
 /**
@@ -211,10 +240,9 @@ export function mlperfMetrics(run: BenchmarkRun, opts: { targets?: { ttftS: numb
   };
   if (opts.targets) {
     const p = opts.percentile ?? 0.99;
-    out.earlyStopping = {
-      ttft: mlperfEarlyStopping(ftl, toNs(opts.targets.ttftS), p),
-      tpot: mlperfEarlyStopping(tpot, toNs(opts.targets.tpotS), p),
-    };
+    const tpotEs = mlperfEarlyStopping(tpot, toNs(opts.targets.tpotS), p);
+    // `&&` short-circuits: LoadGen never runs the TTFT rule after the TPOT one fails
+    out.earlyStopping = { tpot: tpotEs, ttft: tpotEs.passes ? mlperfEarlyStopping(ftl, toNs(opts.targets.ttftS), p) : null };
   }
   return out;
 }

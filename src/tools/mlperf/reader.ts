@@ -30,7 +30,8 @@
  * The trace has no token counts (n_tokens goes to the accuracy log only).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { fail, isObject, parseJson, Reader, type Json, type JsonObject } from '../base/reading.ts';
+import { inputLines, type ResultInput } from '../base/input.ts';
+import { fail, isObject, parseJson, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { isBigIntText, parseJsonExact, repairLoadgenQuotes, stripBom } from '../base/json-text.ts';
 import type { ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
@@ -39,16 +40,46 @@ export const MLPERF_SOURCE = 'mlperf-loadgen';
 /** A trace timestamp beyond this (in µs, ≈ 116 days) is surely nanoseconds written as microseconds. */
 const MAX_TRACE_TS_US = 1e13;
 
-/** What a LoadGen key holds, from its name: the scale to SI and the unit. */
-export function mlperfKeyUnit(key: string): { scale: number; unit: string } {
-  if (/_ns$|latency_ns|^result_time_to_output_token_(min|max|mean)$/.test(key)) return { scale: 1e-9, unit: 's' };
-  if (/_ms$|\(ms\)/.test(key)) return { scale: 1e-3, unit: 's' };
-  if (/_count$|query_count/.test(key)) return { scale: 1, unit: 'queries' };
-  if (/samples_per_query/.test(key)) return { scale: 1, unit: 'samples' };
-  if (/samples_per_sec|qps/.test(key)) return { scale: 1, unit: '1/s' };
-  if (/tokens_per_second|token_throughput/.test(key)) return { scale: 1, unit: 'tokens/s' };
+/**
+ * The unit LoadGen computes each key in (loadgen/results.cc @b66003e1,
+ * PerformanceSummary::LogDetail and LogSummary; test_settings_internal.cc for
+ * the settings), to SI, with the written unit kept. Names do not always say
+ * it: `result_token_throughput` is token_count / (mean latency in ns × sample
+ * count), tokens per NANOSECOND, while `…_with_loadgen_overhead` divides by
+ * seconds; `early_stopping_latency_ss` and `…_ms` are both nanoseconds;
+ * `result_time_to_output_token_*` and `requested_server_t*_latency` are ns
+ * without a suffix; the over-latency count counts samples.
+ */
+export function mlperfKeyUnit(key: string): KeyUnit {
+  const ns: KeyUnit = { scale: 1e-9, unit: 's', written: 'ns' };
+  if (key === 'result_token_throughput') return { scale: 1e9, unit: 'tokens/s', written: 'tokens/ns' };
+  if (/_ns$|latency_ns|^result_time_to_output_token_(min|max|mean)$|^early_stopping_latency_(ss|ms)$|^requested_server_t(t|p)ot_latency$|^generated_query_duration$|\(ns\)$|_percentile_estimate$/.test(key)) return ns;
+  if (/_ms$|\(ms\)$/.test(key)) return { scale: 1e-3, unit: 's', written: 'ms' };
+  if (/overlatency_query_count$/.test(key)) return { scale: 1, unit: 'samples' };
+  if (/(query_count|_queries|queries_discarded|queries_processed)$/.test(key)) return { scale: 1, unit: 'queries' };
+  if (/samples_per_query$/.test(key)) return { scale: 1, unit: 'samples per query' };
+  if (/(sample_count|performance_count|total_count)$/.test(key)) return { scale: 1, unit: 'samples' };
+  if (/samples_per_sec(ond)?$/.test(key)) return { scale: 1, unit: 'samples/s' };
+  if (/qps/.test(key)) return { scale: 1, unit: 'queries/s' };
+  if (/tokens_per_second|token_throughput|^tps/.test(key)) return { scale: 1, unit: 'tokens/s' };
+  if (/(percentile|probability)$/.test(key)) return { scale: 1, unit: '1' };
+  if (/^num_errors$/.test(key)) return { scale: 1, unit: 'errors' };
   return { scale: 1, unit: '' };
 }
+
+/** LoadGen's early-stopping text (" * Early stopping 90.0th percentile estimate: 272739682" …) → its numbers, keyed under `prefix`. */
+function earlyStoppingNumbers(text: string, prefix: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const processed = /Processed(?: at least \d+ queries)? \((\d+)\)|Processed (\d+) queries/.exec(text);
+  if (processed) out[`${prefix}_queries_processed`] = Number(processed[1] ?? processed[2]);
+  const discard = /Would discard (\d+) highest latency queries/.exec(text);
+  if (discard) out[`${prefix}_queries_discarded`] = Number(discard[1]);
+  for (const m of text.matchAll(/Early stopping ([\d.]+)th percentile estimate: (\d+)/g)) out[`${prefix}_${m[1]}th_percentile_estimate`] = Number(m[2]);
+  return out;
+}
+
+/** LoadGen's warning when `sample_concatenate_permutation` is set (logging.cc): the samples per query may not be the setting's. */
+const CONCAT_WARNING = 'LoadGen warns that sample_concatenate_permutation was set to true, so the samples per query may differ from the setting (the detail log’s generated_samples_per_query has the real value)';
 
 function noEntry(r: Reader, opts: ImportOptions): void {
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: a LoadGen log holds one run; leave --entry out`);
@@ -60,14 +91,14 @@ const AGGREGATES_ONLY: Pick<Imported, 'lacks' | 'lastTokenT' | 'clock'> = {
   clock: 'none (aggregates only)',
 };
 
-export function importMlperfDetail(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importMlperfDetail(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   noEntry(r, opts);
   const values = new Map<string, Json | { bigint: string }>();
-  const lines = stripBom(text).split(/\r?\n/);
   let n = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const s = lines[i].trim();
+  for (const line of inputLines(input)) {
+    const s = line.text.trim();
+    const i = line.number - 1;
     if (s === '') continue;
     if (!s.startsWith(':::MLLOG')) {
       fail(file, `line ${i + 1} does not start with ":::MLLOG"; not an mlperf_log_detail.txt${seen.looksLike}`);
@@ -76,7 +107,7 @@ export function importMlperfDetail(file: string, text: string, opts: ImportOptio
     try {
       v = parseJsonExact(s.slice(':::MLLOG'.length).trim());
     } catch (err) {
-      fail(file, `line ${i + 1}: invalid JSON after :::MLLOG: ${(err as Error).message.split('\n')[0]}`);
+      fail(file, `line ${i + 1}: invalid JSON after :::MLLOG${line.last ? ' (the file ends inside this line: truncated?)' : ''}: ${(err as Error).message.split('\n')[0]}`);
     }
     if (!isObject(v as Json) || typeof (v as JsonObject).key !== 'string') fail(file, `line ${i + 1}: an MLLOG entry needs a "key"`);
     const o = v as JsonObject;
@@ -87,7 +118,7 @@ export function importMlperfDetail(file: string, text: string, opts: ImportOptio
 
   const reported: Record<string, Reported> = {};
   for (const [k, v] of values) {
-    if (!k.startsWith('result_') && !k.startsWith('effective_')) continue;
+    if (!/^(result_|effective_|early_stopping_latency_|num_errors$)/.test(k)) continue;
     if (isBigIntText(v)) {
       reported[k] = { value: Number(v.bigint), unit: '', exact: v.bigint };
       continue;
@@ -96,9 +127,15 @@ export function importMlperfDetail(file: string, text: string, opts: ImportOptio
     const u = mlperfKeyUnit(k);
     if (u.unit === 's') {
       if (v < 0) fail(file, `${k} = ${v} is negative; times must be ≥ 0`);
-      if (v * u.scale > 3600 * 24) fail(file, `${k} = ${v} is over a day in ${u.scale === 1e-9 ? 'nanoseconds' : 'milliseconds'}: is the unit right?`);
+      if (v * u.scale > 3600 * 24 && !/^effective_(max|min|target)_duration_ms$/.test(k)) fail(file, `${k} = ${v} is over a day in ${u.written === 'ns' ? 'nanoseconds' : 'milliseconds'}: is the unit right?`);
     }
-    reported[k] = { value: v * u.scale, unit: u.unit, ...(Number.isInteger(v) && !Number.isSafeInteger(v) ? { exact: String(v) } : {}) };
+    reported[k] = { ...reportedOf(v, u), ...(Number.isInteger(v) && !Number.isSafeInteger(v) ? { exact: String(v) } : {}) };
+  }
+  // the early-stopping results are sentences; their numbers are kept, each under its section (TTFT and TPOT apart)
+  for (const [k, prefix] of [['early_stopping_result', 'early_stopping'], ['early_stopping_ttft_result', 'early_stopping_ttft'], ['early_stopping_tpot_result', 'early_stopping_tpot']] as const) {
+    const t = values.get(k);
+    if (typeof t !== 'string') continue;
+    for (const [key, v] of Object.entries(earlyStoppingNumbers(t, prefix))) reported[key] = reportedOf(v, mlperfKeyUnit(key));
   }
   const scenario = values.get('effective_scenario') ?? values.get('requested_scenario');
   const qps = values.get('effective_target_qps');
@@ -124,31 +161,60 @@ export function importMlperfDetail(file: string, text: string, opts: ImportOptio
     notes: [
       `scenario ${typeof scenario === 'string' ? scenario : 'unknown'}; result_validity ${typeof validity === 'string' ? validity : 'not logged'}`,
       'LoadGen measures every latency from the scheduled time (coordinated-omission-free by construction)',
+      ...(values.get('effective_sample_concatenate_permutation') === true || values.get('requested_sample_concatenate_permutation') === true
+        ? [`${CONCAT_WARNING}; in this log generated_samples_per_query is ${JSON.stringify(values.get('generated_samples_per_query') ?? 'not logged')}`]
+        : []),
+      ...(values.get('early_stopping_ttft_result') === '' && typeof values.get('early_stopping_tpot_result') === 'string' && values.get('early_stopping_tpot_result') !== ''
+        ? ['LoadGen did not evaluate TTFT early stopping: it skips it when the TPOT one fails (results.cc: TPOT && TTFT)']
+        : []),
     ],
     reported,
     failures: {},
+    ...(typeof values.get('result_query_count') === 'number' ? { completed: { key: 'result_query_count', value: values.get('result_query_count') as number, unit: 'queries' } } : {}),
   };
 }
 
 /** `mlperf_log_summary.txt`: the human-readable `Name (unit) : value` lines. */
-export function importMlperfSummary(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importMlperfSummary(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   noEntry(r, opts);
-  const body = stripBom(text);
+  const body = stripBom(input.text());
   if (!/MLPerf Results Summary/.test(body)) r.fail(`not an mlperf_log_summary.txt: no "MLPerf Results Summary" header${seen.looksLike}`);
   const reported: Record<string, Reported> = {};
   const settings: Record<string, string> = {};
+  // "TTFT Early Stopping Result:" and "TPOT Early Stopping Result:" open sections whose lines have the same shape
+  let section: string | null = null;
+  let sectionText = '';
+  const flush = (): void => {
+    if (section !== null) for (const [key, v] of Object.entries(earlyStoppingNumbers(sectionText, section))) reported[key] = reportedOf(v, mlperfKeyUnit(key));
+    section = null;
+    sectionText = '';
+  };
   for (const line of body.split(/\r?\n/)) {
-    const m = /^\s*([^:=*][^:]*?)\s*:\s*(.*?)\s*$/.exec(line);
+    const head = /^\s*(?:(TTFT|TPOT) )?Early Stopping Result:\s*$/.exec(line);
+    if (head) {
+      flush();
+      section = head[1] ? `early_stopping_${head[1].toLowerCase()}` : 'early_stopping';
+      continue;
+    }
+    if (section !== null) {
+      if (/^\s*\*/.test(line)) {
+        sectionText += ` ${line}`;
+        continue;
+      }
+      flush();
+    }
+    const m = /^\s*([^:=*\s][^:]*?)\s*:\s*(.*?)\s*$/.exec(line);
     if (!m) continue;
     const name = m[1].trim();
     const raw = m[2];
     if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(raw)) {
       const key = name.replace(/\s*\((ns|ms)\)$/, '_$1').replace(/\s+/g, '_').toLowerCase();
       const u = mlperfKeyUnit(key);
-      reported[key] = { value: Number(raw) * u.scale, unit: u.unit, ...(/^\d{16,}$/.test(raw) && !Number.isSafeInteger(Number(raw)) ? { exact: raw } : {}) };
+      reported[key] = { ...reportedOf(Number(raw), u), ...(/^\d{16,}$/.test(raw) && !Number.isSafeInteger(Number(raw)) ? { exact: raw } : {}) };
     } else settings[name] = raw;
   }
+  flush();
   if (Object.keys(reported).length === 0) r.fail('has the summary header but no "name : number" lines');
   const scenario = settings.Scenario;
   return {
@@ -158,9 +224,16 @@ export function importMlperfSummary(file: string, text: string, opts: ImportOpti
     run: { records: [], source: MLPERF_SOURCE, maxConcurrency: null, requestRate: null, startT: 0, endT: 0 },
     missing: ['aggregates only (the human-readable summary): no definition can be recomputed; mlperf_log_trace.json of the same run has per-sample times'],
     ...AGGREGATES_ONLY,
-    notes: [`scenario ${scenario ?? 'unknown'}; result ${settings['Result is'] ?? 'not given'}`],
+    notes: [
+      `scenario ${scenario ?? 'unknown'}; result ${settings['Result is'] ?? 'not given'}`,
+      ...(/WARNING: sample_concatenate_permutation was set to true/.test(body) ? [CONCAT_WARNING] : []),
+      ...(/TTFT Early Stopping Result:\s*\n\s*TPOT Early Stopping Result:/.test(body) ? ['LoadGen did not evaluate TTFT early stopping: it skips it when the TPOT one fails (results.cc: TPOT && TTFT)'] : []),
+    ],
     reported,
     failures: {},
+    ...(reported.early_stopping_tpot_queries_processed ?? reported.early_stopping_queries_processed
+      ? { completed: { key: 'early-stopping “Processed … queries” line', value: (reported.early_stopping_tpot_queries_processed ?? reported.early_stopping_queries_processed).value, unit: 'queries' } }
+      : {}),
   };
 }
 
@@ -171,10 +244,10 @@ interface SampleEv {
   endTs: number | null;
 }
 
-export function importMlperfTrace(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importMlperfTrace(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   noEntry(r, opts);
-  const { text: repairedText, repaired } = repairLoadgenQuotes(stripBom(text));
+  const { text: repairedText, repaired } = repairLoadgenQuotes(stripBom(input.text()));
   const doc = parseJson(file, repairedText);
   const events = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.traceEvents) ? doc.traceEvents : null;
   if (!events) r.fail(`not a LoadGen mlperf_log_trace.json: no traceEvents list${seen.looksLike}`);
@@ -290,7 +363,7 @@ export function importMlperfTrace(file: string, text: string, opts: ImportOption
   } else if (withFirst < records.length) {
     notes.push(`first-token time known for ${withFirst} of ${records.length} samples${ambiguous ? ` (${ambiguous} shared a scheduled time with another sample, so their Token_Latency counters could not be told apart)` : ''}`);
   }
-  notes.push('first-token times are matched to samples by scheduled time (Token_Latency counters carry no sample id)');
+  if (withFirst > 0 && tokenCounters.size > 0) notes.push('first-token times are matched to samples by scheduled time (Token_Latency counters carry no sample id)');
 
   const run: BenchmarkRun = {
     records,

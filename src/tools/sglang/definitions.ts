@@ -10,6 +10,7 @@
  * last SSE line incl. usage and [DONE] (= record.finishT), not the last token.
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { pooledChunkGaps } from '../base/series.ts';
 import { chunkGaps, collect, firstChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
 import { sglangSteadyWindow, type ConcurrencyWindow } from '../../stats/windows.ts';
 
@@ -100,8 +101,13 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
     const c = collect(recs, f);
     return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
   };
-  const itls: number[] = [];
-  for (const r of recs) for (const g of sglangItls(r, opts.backend)) itls.push(g);
+  let itls: ArrayLike<number>;
+  if ((opts.backend ?? 'openai') === 'openai') itls = pooledChunkGaps(run); // sglangItls of every successful request
+  else {
+    const all: number[] = [];
+    for (const r of recs) for (const g of sglangItls(r, opts.backend)) all.push(g);
+    itls = all;
+  }
   const D = sglangDuration(run);
   let inp = 0;
   let out = 0;
@@ -112,7 +118,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
     e2eSum += sglangE2e(r).value ?? 0;
   }
   let maxItl = -Infinity;
-  for (const g of itls) if (g > maxItl) maxItl = g;
+  for (let i = 0; i < itls.length; i++) if (itls[i] > maxItl) maxItl = itls[i];
   return {
     durationS: D,
     completed: recs.length,

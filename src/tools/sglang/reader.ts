@@ -15,11 +15,12 @@
  *   when sent, else the REQUESTED length).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import type { ResultInput } from '../base/input.ts';
 import {
   chunkTimesFromGaps,
   collectReported,
   isObject,
-  parseJsonOrLines,
+  readJsonOrLines,
   parseRate,
   Reader,
   selectRun,
@@ -31,9 +32,9 @@ import type { Capability, ImportOptions, Imported, ImportResult, Recognition } f
 
 export const SGLANG_SOURCE = 'sglang-bench-serving';
 
-export function importSglang(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importSglang(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const entries = parseJsonOrLines(file, text);
+  const entries = readJsonOrLines(input);
   const label = (e: Json): string => {
     if (!isObject(e)) return 'not a result object';
     const rate = e.request_rate === Infinity || e.request_rate === 'inf' ? 'inf' : e.request_rate;

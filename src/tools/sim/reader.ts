@@ -7,6 +7,7 @@ import { UserError } from '../../errors.ts';
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import type { Imported, ImportOptions } from '../base/result.ts';
 import { stripBom } from '../base/json-text.ts';
+import type { ResultInput } from '../base/input.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -20,11 +21,11 @@ export function looksLikeSimulatorResult(text: string): boolean {
   return /^\s*\{/.test(text) && /"send_t"\s*:/.test(text) && /"requests"\s*:/.test(text);
 }
 
-export function readSimResult(path: string, text: string, opts: ImportOptions): Imported {
+export function readSimResult(path: string, input: ResultInput, opts: ImportOptions): Imported {
   if (opts.entry !== undefined && opts.entry !== 0) throw new UserError(`${path}: --entry ${opts.entry}: a simulator result holds one run; leave --entry out`);
   let json: unknown;
   try {
-    json = JSON.parse(stripBom(text));
+    json = JSON.parse(stripBom(input.text()));
   } catch (err) {
     throw new UserError(`${path}: not valid JSON (${(err as Error).message.split('\n')[0]})`);
   }

@@ -13,6 +13,7 @@
  * see {@link vllmDuration}.
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { pooledChunkGaps } from '../base/series.ts';
 import {
   chunkGaps, collect, firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize,
   type Maybe, type Slo, type Summary,
@@ -154,8 +155,7 @@ export function vllmMetrics(run: BenchmarkRun, opts: { percentiles?: number[]; g
     const c = collect(recs, f);
     return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
   };
-  const itls: number[] = [];
-  for (const r of recs) for (const g of vllmItls(r)) itls.push(g);
+  const itls = pooledChunkGaps(run); // vllmItls of every successful request
   const D = vllmDuration(run);
   let out = 0;
   let inp = 0;

@@ -24,12 +24,13 @@
  * `duration` only, and nothing that needs requests on one timeline is computed.
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import type { ResultInput } from '../base/input.ts';
 import {
   CONSISTENCY_TOLERANCE,
   chunkTimesFromGaps,
   collectReported,
   isObject,
-  parseJsonOrLines,
+  readJsonOrLines,
   parseRate,
   Reader,
   selectRun,
@@ -41,9 +42,9 @@ import type { Capability, ImportOptions, Imported, ImportResult, Recognition } f
 
 export const VLLM_SOURCE = 'vllm-bench-serve';
 
-export function importVllm(file: string, text: string, opts: ImportOptions, seen: Recognition): Imported {
+export function importVllm(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
-  const doc = parseJsonOrLines(file, text);
+  const doc = readJsonOrLines(input);
   // `vllm bench sweep` writes summary.json as one JSON array of the runs' results
   const sweep = doc.length === 1 && Array.isArray(doc[0]);
   const entries = sweep ? (doc[0] as Json[]) : doc;

@@ -5,13 +5,12 @@
 import type { BenchmarkRun, Capability } from '../base/records.ts';
 import { fromSummary, fmtInterval, FIRST, LAST, PER_TOKEN, R, type ReportRow } from '../base/report-rows.ts';
 import type { SpeedRowOf, SpeedSpec } from '../base/descriptor.ts';
-import { successful } from '../base/definitions.ts';
 import { percentileWithInterval } from '../../stats/interval.ts';
-import { vllmItls, vllmMetrics } from './definitions.ts';
+import { vllmMetrics } from './definitions.ts';
+import { pooledChunkGaps, sortedValues } from '../base/series.ts';
 
 export function vllmReport(run: BenchmarkRun): ReportRow[] {
   const rows: ReportRow[] = [];
-  const recs = successful(run);
   const v = vllmMetrics(run, { percentiles: [90, 99] });
   fromSummary(rows, 'vllm', 'ttft_ms', v.ttft, 'TTFT', FIRST);
   fromSummary(rows, 'vllm', 'tpot_ms', v.tpot, 'TPOT', PER_TOKEN);
@@ -21,10 +20,9 @@ export function vllmReport(run: BenchmarkRun): ReportRow[] {
   fromSummary(rows, 'vllm', 'e2el_including_client_queue_ms', v.e2elIncludingClientQueue, 'E2E', [...LAST, 'schedule'], ['mean']);
   rows[rows.length - 1].stat = 'mean incl. client queue';
   // interval on the pooled ITL p99 (the site's rule: every percentile with its interval)
-  const itls: number[] = [];
-  for (const r of recs) for (const g of vllmItls(r)) itls.push(g);
+  const itls = pooledChunkGaps(run); // vllmItls of every successful request
   if (itls.length) {
-    const pi = percentileWithInterval(itls, 0.99);
+    const pi = percentileWithInterval(sortedValues(itls), 0.99, 0.95, 'numpy-linear', { sorted: true });
     const row = rows.find((r) => r.tool === 'vllm' && r.metric === 'p99_itl_ms');
     if (row) row.note = `${fmtInterval(pi.interval[0], pi.interval[1], 1000)} (i.i.d. assumption; gaps are not independent)`;
     let big = 0;

@@ -1,0 +1,268 @@
+/**
+ * One JSON document parsed from pieces of text, so a file of any size is
+ * never held as one string (V8 refuses strings above 512 MiB, and a string
+ * that size costs as much memory again as what it parses to).
+ *
+ * Every value whose text is small (up to SMALL_VALUE characters) is handed to
+ * JSON.parse whole, so numbers and strings are read by the engine exactly as a
+ * whole-file JSON.parse reads them; only larger arrays and objects are walked
+ * here, member by member. Python's NaN / Infinity / -Infinity are accepted
+ * like json-text.ts accepts them: JSON.parse first, the tolerant reader only on
+ * the piece that needs it. A document that ends early is told apart from one
+ * that is broken, with the path of the value it ends in (`itls[4101][17]`).
+ */
+import { parsePythonJson, type Json } from './json-text.ts';
+
+/** Values whose text is at most this long are parsed by one JSON.parse call. */
+const SMALL_VALUE = 1 << 16;
+/** The consumed text is dropped once this much has piled up. */
+const COMPACT_AT = 1 << 20;
+
+export interface JsonStreamProblem {
+  /** Characters from the start of the text where the problem is. */
+  position: number;
+  /** The end of the text came inside a value. */
+  truncated: boolean;
+  /** JSON path of the value (`itls[12]`, `benchmarks[0].requests`); '' for the top level. */
+  where: string;
+  message: string;
+}
+
+class StreamProblem extends Error {
+  constructor(readonly problem: JsonStreamProblem) {
+    super(problem.message);
+  }
+}
+
+const WS = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+class Scanner {
+  buf = '';
+  pos = 0;
+  /** Characters dropped before buf[0]. */
+  base = 0;
+  private done = false;
+  private readonly it: Iterator<string>;
+  private first = true;
+
+  constructor(
+    chunks: Iterable<string>,
+    /** Values up to this many characters are parsed whole (a test sets it low to walk everything). */
+    private readonly small: number,
+  ) {
+    this.it = chunks[Symbol.iterator]();
+  }
+
+  /** Append the next piece (dropping what is consumed when all is); false at the end of the text. */
+  more(): boolean {
+    while (!this.done) {
+      const n = this.it.next();
+      if (n.done) {
+        this.done = true;
+        break;
+      }
+      let s = n.value;
+      if (this.first && s.length) {
+        this.first = false;
+        if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+      }
+      if (s.length === 0) continue;
+      if (this.pos >= this.buf.length) {
+        this.base += this.buf.length;
+        this.buf = s;
+        this.pos = 0;
+      } else this.buf += s;
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether nothing but blanks follows the buffer's end (reads on: only for a message, after which the scan stops). */
+  atEnd(): boolean {
+    this.pos = this.buf.length;
+    return this.peek() === -1;
+  }
+
+  compact(): void {
+    if (this.pos >= COMPACT_AT) {
+      this.base += this.pos;
+      this.buf = this.buf.slice(this.pos);
+      this.pos = 0;
+    }
+  }
+
+  /** The next non-blank character's code (pos left on it), or -1 at the end of the text. */
+  peek(): number {
+    for (;;) {
+      const b = this.buf;
+      let i = this.pos;
+      while (i < b.length && WS(b.charCodeAt(i))) i++;
+      this.pos = i;
+      if (i < b.length) return b.charCodeAt(i);
+      if (!this.more()) return -1;
+    }
+  }
+
+  problem(at: number, where: string, message: string, truncated = false): never {
+    throw new StreamProblem({ position: this.base + at, truncated, where, message });
+  }
+
+  /**
+   * End (exclusive) of the string opening at `start` (a quote), reading more as
+   * needed. Strings are never split: a string is always parsed whole.
+   */
+  stringEnd(start: number, where: string): number {
+    let i = start + 1;
+    for (;;) {
+      const j = this.buf.indexOf('"', i);
+      if (j < 0) {
+        i = this.buf.length;
+        if (!this.more()) this.problem(this.buf.length, where, 'the text ends inside a string', true);
+        continue;
+      }
+      let k = j - 1;
+      while (this.buf.charCodeAt(k) === 92) k--; // backslashes before the quote
+      if ((j - 1 - k) % 2 === 0) return j + 1;
+      i = j + 1;
+    }
+  }
+
+  /**
+   * End (exclusive) of the value starting at `start`, or -1 when it is an
+   * array or object longer than SMALL_VALUE characters (walked member by member).
+   */
+  valueEnd(start: number, where: string): number {
+    const c0 = this.buf.charCodeAt(start);
+    if (c0 === 34) return this.stringEnd(start, where);
+    if (c0 === 91 || c0 === 123) {
+      // the closers expected, innermost last: a mismatched one ends the piece, and JSON.parse names the error
+      const open: number[] = [];
+      let i = start;
+      for (;;) {
+        const b = this.buf;
+        const n = Math.min(b.length, start + this.small + 1);
+        while (i < n) {
+          const c = b.charCodeAt(i);
+          if (c === 34) {
+            i = this.stringEnd(i, where);
+            break;
+          }
+          if (c === 91 || c === 123) open.push(c + 2);
+          else if (c === 93 || c === 125) {
+            if (open.pop() !== c || open.length === 0) return i + 1;
+          }
+          i++;
+        }
+        if (i - start > this.small) return -1;
+        if (i >= this.buf.length && !this.more()) this.problem(this.buf.length, where, 'the text ends inside this value', true);
+      }
+    }
+    // a number, true/false/null, or Python's NaN/Infinity: up to a delimiter
+    let i = start;
+    for (;;) {
+      const b = this.buf;
+      while (i < b.length) {
+        const c = b.charCodeAt(i);
+        if (c === 44 || c === 93 || c === 125 || WS(c)) return i;
+        i++;
+      }
+      if (!this.more()) return i;
+    }
+  }
+}
+
+function parsePiece(s: Scanner, start: number, end: number, where: string): Json {
+  const text = s.buf.slice(start, end);
+  try {
+    return JSON.parse(text) as Json;
+  } catch (err) {
+    try {
+      if (/NaN|Infinity/.test(text)) return parsePythonJson(text);
+    } catch {
+      /* report JSON.parse's own error below */
+    }
+    const msg = (err as Error).message.split('\n')[0];
+    const pos = /position (\d+)/.exec(msg);
+    const position = s.base + start + (pos ? Number(pos[1]) : 0);
+    // only a piece cut off by the end of the text means the file ends early (the check may drop the buffer: last)
+    const truncated = /end of (JSON )?input|Unterminated/i.test(msg) && end >= s.buf.length && s.atEnd();
+    throw new StreamProblem({ position, truncated, where, message: msg });
+  }
+}
+
+const at = (where: string, key: string | number) => (typeof key === 'number' ? `${where}[${key}]` : where ? `${where}.${key}` : key);
+
+function parseValue(s: Scanner, where: string): Json {
+  const c = s.peek();
+  if (c === -1) return s.problem(s.buf.length, where, 'the text ends where a value should start', true);
+  const start = s.pos;
+  const end = s.valueEnd(start, where);
+  if (end >= 0) {
+    const v = parsePiece(s, start, end, where);
+    s.pos = end;
+    return v;
+  }
+  s.pos = start + 1;
+  if (c === 91) {
+    const arr: Json[] = [];
+    if (s.peek() === 93) {
+      s.pos++;
+      return arr;
+    }
+    for (;;) {
+      arr.push(parseValue(s, at(where, arr.length)));
+      s.compact();
+      const d = s.peek();
+      if (d === 44) s.pos++;
+      else if (d === 93) {
+        s.pos++;
+        return arr;
+      } else if (d === -1) return s.problem(s.buf.length, at(where, arr.length), 'the text ends inside this list', true);
+      else return s.problem(s.pos, where, `expected , or ] after element ${arr.length - 1}, found ${JSON.stringify(s.buf[s.pos])}`);
+    }
+  }
+  const obj: { [k: string]: Json } = {};
+  if (s.peek() === 125) {
+    s.pos++;
+    return obj;
+  }
+  for (;;) {
+    const k = s.peek();
+    if (k === -1) return s.problem(s.buf.length, where, 'the text ends inside this object', true);
+    if (k !== 34) return s.problem(s.pos, where, `expected a key in quotes, found ${JSON.stringify(s.buf[s.pos])}`);
+    const kEnd = s.stringEnd(s.pos, where);
+    const key = parsePiece(s, s.pos, kEnd, where) as string;
+    s.pos = kEnd;
+    const colon = s.peek();
+    if (colon !== 58) return s.problem(s.pos, at(where, key), colon === -1 ? 'the text ends after a key' : 'expected : after the key', colon === -1);
+    s.pos++;
+    const v = parseValue(s, at(where, key));
+    // as JSON.parse: "__proto__" is an own key, never the prototype
+    if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else obj[key] = v;
+    s.compact();
+    const d = s.peek();
+    if (d === 44) s.pos++;
+    else if (d === 125) {
+      s.pos++;
+      return obj;
+    } else if (d === -1) return s.problem(s.buf.length, where, 'the text ends inside this object', true);
+    else return s.problem(s.pos, where, `expected , or } after "${key}", found ${JSON.stringify(s.buf[s.pos])}`);
+  }
+}
+
+/**
+ * The one JSON document in `chunks` (a leading byte-order mark dropped), or
+ * the problem that stops it: where, and whether the text simply ends early.
+ */
+export function parseJsonChunks(chunks: Iterable<string>, opts: { smallValue?: number } = {}): { value: Json } | { problem: JsonStreamProblem } {
+  const s = new Scanner(chunks, opts.smallValue ?? SMALL_VALUE);
+  try {
+    const value = parseValue(s, '');
+    if (s.peek() !== -1) s.problem(s.pos, '', 'more text after the JSON document');
+    return { value };
+  } catch (err) {
+    if (err instanceof StreamProblem) return { problem: err.problem };
+    throw err;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The reading contract (src/tools/base/input.ts, json-stream.ts,
+ * src/importers/load.ts): lines and documents read from pieces give exactly
+ * what the whole text gives, on every real JSON file and fixture; a file that
+ * is cut off is told apart and located; a file larger than the head streams
+ * through the same readers with the same result.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inputLines, textInput, type ResultInput } from '../src/tools/base/input.ts';
+import { parseJsonChunks } from '../src/tools/base/json-stream.ts';
+import { parsePythonJson } from '../src/tools/base/json-text.ts';
+import { importResult } from '../src/importers/index.ts';
+import { openResultInput } from '../src/importers/load.ts';
+import { UserError } from '../src/errors.ts';
+
+const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'results');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesUnder(join(dir, f)) : [join(dir, f)])).sort();
+}
+
+/** Every JSON document among the real files and fixtures (whole-text parse succeeds), with its parse. */
+const DOCS = [...filesUnder(REAL), ...filesUnder(FIXTURES)]
+  .filter((f) => /\.json$/.test(f))
+  .flatMap((f) => {
+    const text = readFileSync(f, 'utf8');
+    try {
+      return [{ f, text, value: parsePythonJson(text.replace(/^\uFEFF/, '')) }];
+    } catch {
+      return [];
+    }
+  });
+
+/** The text cut into pieces of `n` characters. */
+const pieces = (text: string, n: number) => Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, (i + 1) * n));
+
+describe('a JSON document read from pieces', () => {
+  it('finds documents to check', () => expect(DOCS.length).toBeGreaterThan(8));
+  for (const piece of [7, 4096]) {
+    it(`equals JSON.parse on every real file and fixture (pieces of ${piece} characters, every value walked)`, () => {
+      for (const d of DOCS) {
+        const r = parseJsonChunks(pieces(d.text, piece), { smallValue: 16 });
+        expect('value' in r ? r.value : r.problem, d.f).toStrictEqual(d.value);
+      }
+    });
+  }
+  it('keeps "__proto__" as an own key, as JSON.parse does', () => {
+    const text = '{"__proto__": {"x": 1}, "a": [1, 2, 3]}';
+    const r = parseJsonChunks(pieces(text, 3), { smallValue: 2 });
+    expect('value' in r && Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+    expect('value' in r && r.value).toStrictEqual(JSON.parse(text));
+  });
+  it('reads Python NaN / Infinity where JSON.parse stops, and nothing else', () => {
+    const r = parseJsonChunks(pieces('{"a": [1, NaN, -Infinity], "b": Infinity}', 5), { smallValue: 4 });
+    expect('value' in r && r.value).toStrictEqual({ a: [1, NaN, -Infinity], b: Infinity });
+    const bad = parseJsonChunks(['{"a": [1, nan]}'], { smallValue: 4 });
+    expect('problem' in bad && bad.problem).toMatchObject({ truncated: false, where: 'a[1]' });
+  });
+  it('tells a document cut off from a broken one, with the path where it ends', () => {
+    const d = DOCS.find((x) => x.f.endsWith('vllm-bench-serve.json'))!;
+    const cut = d.text.slice(0, d.text.indexOf('"itls"') + 200);
+    const r = parseJsonChunks(pieces(cut, 64), { smallValue: 16 });
+    expect('problem' in r && r.problem.truncated).toBe(true);
+    expect('problem' in r && r.problem.where).toMatch(/^[a-z_]+\[\d+\]/);
+    const broken = parseJsonChunks(['{"a": [1, 2', ' }']);
+    expect('problem' in broken && broken.problem.truncated).toBe(false);
+    const trailing = parseJsonChunks(['{"a": 1} {"b": 2}']);
+    expect('problem' in trailing && trailing.problem.message).toMatch(/more text after/);
+  });
+});
+
+describe('lines read from pieces', () => {
+  const input = (text: string, n: number): ResultInput => ({ ...textInput('f', text), chunks: () => pieces(text, n) });
+  it('are the lines of split(/\\r?\\n/), numbered alike, the last one marked', () => {
+    for (const text of ['a\nb\r\n\nc', 'a\nb\n', '\uFEFFx\r\ny\n\n', '', 'one', '\n\n']) {
+      for (const n of [1, 2, 5, 100]) {
+        const got = [...inputLines(input(text, n))];
+        const want = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+        if (want[want.length - 1] === '') want.pop();
+        expect(got.map((l) => l.text), JSON.stringify([text, n])).toEqual(want);
+        expect(got.map((l) => l.number)).toEqual(want.map((_, i) => i + 1));
+        expect(got.filter((l) => l.last).map((l) => l.number)).toEqual(want.length ? [want.length] : []);
+        expect(got.some((l) => l.unterminated)).toBe(text !== '' && !text.endsWith('\n'));
+      }
+    }
+  });
+});
+
+describe('a file larger than the head streams through the same readers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stopwatches-input-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** The import of `text` as one whole string (the path every small file takes). */
+  const asWhole = (file: string, text: string) => importResult(file, { ...textInput(file, text), head: text, whole: true });
+
+  it('an AIPerf export of 2 MB: same records and aggregates as the whole text', () => {
+    const lines = readFileSync(join(REAL, 'aiperf', 'aiperf-examples-run1_profile_export.jsonl'), 'utf8').trimEnd().split('\n');
+    const text = Array.from({ length: 6 }, () => lines.join('\n')).join('\n') + '\n';
+    const path = join(dir, 'profile_export.jsonl');
+    writeFileSync(path, text);
+    const input = openResultInput(path);
+    expect(input.whole).toBe(false);
+    expect(importResult(path, input)).toStrictEqual(asWhole(path, text));
+  });
+  it('a vLLM --save-detailed document of 2 MB: same records and aggregates as the whole text', () => {
+    const doc = JSON.parse(readFileSync(join(FIXTURES, 'vllm-bench-serve.json'), 'utf8'));
+    doc.filler = Array.from({ length: 40000 }, (_, i) => `pad ${i} ${'x'.repeat(40)}`);
+    const text = JSON.stringify(doc);
+    const path = join(dir, 'run.json');
+    writeFileSync(path, text);
+    const input = openResultInput(path);
+    expect(input.whole).toBe(false);
+    expect(importResult(path, input)).toStrictEqual(asWhole(path, text));
+    writeFileSync(path, text.slice(0, text.length - 1000));
+    const e = (() => {
+      try {
+        importResult(path, openResultInput(path));
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(e).toBeInstanceOf(UserError);
+    expect((e as Error).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: invalid JSON \\(the text ends early: truncated\\?\\): the file ends in filler\\[\\d+\\] at byte ${text.length - 1000}`));
+  });
+});
