@@ -41,6 +41,7 @@ const FS_FIXES: Record<string, string> = {
   ELOOP: 'too many symbolic links in the path; check where the links point',
   EIO: 'input/output error from the device; check the disk',
   EFBIG: 'the file is too large for this file system; write somewhere else',
+  ENOTSUP: 'is a socket (or another file that cannot be written as a file); give a file path',
 };
 
 /** A Node system error (fs, pipes), or null when `err` is not one. */

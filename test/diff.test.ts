@@ -167,8 +167,9 @@ describe('npm run diff on a scratch pair', () => {
     expect(JSON.parse(readFileSync(join(root, 'dist/diff/build/source.json'), 'utf8'))).toEqual({ commit: null, dirty: false });
   });
 
-  it('reports nothing for an unchanged build, and clears a stale report', () => {
+  it('reports nothing for an unchanged build, and clears a stale report of its own', () => {
     const root = scratch(baseBuild(), baseBuild());
+    diffIn(root);
     mkdirSync(join(root, 'dist', 'diff', 'figures'), { recursive: true });
     writeFileSync(join(root, 'dist/diff/figures/stale.png'), 'x');
     const { result, lines, html, markdown } = diffIn(root);

@@ -19,6 +19,7 @@ export const figures: Figures<SensitivityData> = {
     const cells = d.rows.flatMap((r: Record<string, number | string>) =>
       effects.map((e) => ({ variant: r.label, effect: e.label, v: r[e.key] as number, rel: (r[e.key] as number) / (base[e.key] as number) })),
     );
+    const labelLeft = (c: { rel: number }) => (c.rel < 1 && c.rel >= 0.4) || c.rel > 2;
     return {
       title: 'Four effects under eleven servers',
       caption:
@@ -37,7 +38,9 @@ export const figures: Figures<SensitivityData> = {
           Plot.frame({ strokeOpacity: 0.2 }),
           Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.5 }),
           Plot.dot(cells, { fx: 'effect', y: 'variant', x: 'rel', fill: PALETTE.blue, r: 4 }),
-          Plot.text(cells, { fx: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, dy: -9, fontSize: 9 }),
+          // Each label beside its dot on the side away from the 1× rule, so none crosses it; near a panel's edge, on the inner side (still clear of the rule).
+          Plot.text(cells.filter(labelLeft), { fx: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, textAnchor: 'end', dx: -6, fontSize: 9 }),
+          Plot.text(cells.filter((c) => !labelLeft(c)), { fx: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, textAnchor: 'start', dx: 6, fontSize: 9 }),
         ],
       },
       // On a phone the four panels stand one above the other, each named at its top.
@@ -55,7 +58,8 @@ export const figures: Figures<SensitivityData> = {
           Plot.text(effects, { fy: 'label', text: 'label', frameAnchor: 'top-left', dx: 4, dy: -2, lineAnchor: 'bottom', fontWeight: 600 }),
           Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.5 }),
           Plot.dot(cells, { fy: 'effect', y: 'variant', x: 'rel', fill: PALETTE.blue, r: 4 }),
-          Plot.text(cells, { fy: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, textAnchor: 'start', dx: 7 }),
+          Plot.text(cells.filter(labelLeft), { fy: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, textAnchor: 'end', dx: -7 }),
+          Plot.text(cells.filter((c) => !labelLeft(c)), { fy: 'effect', y: 'variant', x: 'rel', text: (c: { v: number }) => `${c.v.toFixed(1)}×`, textAnchor: 'start', dx: 7 }),
         ],
       },
     };

@@ -24,6 +24,7 @@ export interface RunFlags {
   shard?: Shard;
   remoteCache?: string;
   remoteWrite?: boolean;
+  verifyRemote?: number;
 }
 
 export function register(program: Command): void {
@@ -38,6 +39,7 @@ export function register(program: Command): void {
     .option('--shard <i/n>', 'run only shard i of n of the missing jobs and fill the cache (merge with `stopwatches cache merge`)', parseShard)
     .option('--remote-cache <url>', 'shared results: http(s)://HOST/PREFIX (Bazel remote-cache layout) or s3://BUCKET/PREFIX (default: $STOPWATCHES_REMOTE_CACHE)')
     .option('--remote-write', 'upload the jobs this build runs to the remote cache (trusted runs only; default: $STOPWATCHES_REMOTE_CACHE_WRITE=1)')
+    .option('--verify-remote <n>', 'recompute n of the jobs fetched from the remote cache (a sample seeded by the build\'s keys) and stop if one differs (default 1; 0: none)', numberOption('--verify-remote', { min: 0, integer: true }))
     .action(async (flags: RunFlags) => {
       await runCommand(flags, process.cwd());
     });
@@ -60,7 +62,7 @@ export async function runCommand(flags: RunFlags, root: string): Promise<void> {
   const { formatDuration } = await import('../format/text.ts');
   const { removeTempFiles } = await import('../fs/atomic.ts');
   const { remoteFromConfig } = await import('../pipeline/remote/cache.ts');
-  const remote = remoteFromConfig({ url: flags.remoteCache, write: flags.remoteWrite });
+  const remote = remoteFromConfig({ url: flags.remoteCache, write: flags.remoteWrite, verify: flags.verifyRemote });
   const tty = !!process.stdout.isTTY && !process.env.CI;
   const reporter = tty ? ttyReporter(process.stdout) : plainReporter((l) => process.stdout.write(`${l}\n`));
 

@@ -1,5 +1,4 @@
-import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { fsErrorLine, UserError } from '../errors.ts';
 import { writeFileAtomicSync } from '../fs/atomic.ts';
@@ -25,9 +24,9 @@ const AS_FORMATS = ['vllm', 'aiperf'] as const;
  *
  * Before running, the work and the size of the result are estimated and a case above the
  * limits (src/sim/case.ts, SIMULATE_LIMITS) is refused, so no input hangs or exhausts the
- * machine. A regular `--out` file is written to a temp file renamed into place, so a failure
- * never leaves a partial file; a symbolic link is written through (the link stays), and a
- * device or FIFO is written to directly (it cannot be replaced, and must never be).
+ * machine. `--out` is written by the one writer's rule (src/fs/atomic.ts): a regular file
+ * through a temp file renamed into place, so a failure never leaves a partial file; a
+ * symbolic link is written through (the link stays); a device or FIFO is written into.
  */
 export function register(program: Command): void {
   program
@@ -198,69 +197,13 @@ function* buffered(chunks: Iterable<string>): Generator<string> {
 }
 
 /**
- * Where `--out` really points: a symbolic link is followed (a dangling one to the path it
- * names), so the link itself is kept and its target is written.
+ * `--out` goes through the one writer (src/fs/atomic.ts): a regular file is replaced
+ * atomically keeping its permissions, a link is written through, a device or FIFO
+ * is written into; its name is made durable too, as the result is the user's.
  */
-function resolveTarget(target: string): string {
-  for (let hops = 0; hops < 40; hops++) {
-    let st;
-    try {
-      st = lstatSync(target);
-    } catch {
-      return target; // does not exist yet: created by the write
-    }
-    if (!st.isSymbolicLink()) return target;
-    try {
-      return realpathSync(target);
-    } catch {
-      target = resolve(dirname(target), readlinkSync(target));
-    }
-  }
-  throw new UserError(`${target}: too many symbolic links; check where --out points`);
-}
-
 function writeOut(out: string, chunks: Iterable<string>): void {
-  const target = resolveTarget(out);
-  let st;
   try {
-    st = statSync(target);
-  } catch {
-    st = null;
-  }
-  if (st?.isDirectory()) throw new UserError(`${out}: is a directory; give a file path for --out`);
-  if (st && !st.isFile()) {
-    // A device (/dev/null, /dev/full, a terminal) or a FIFO: write to it as it is.
-    if (st.isSocket()) throw new UserError(`${out}: is a socket; give a file path for --out`);
-    writeDirect(out, target, chunks);
-    return;
-  }
-  writeAtomic(out, target, chunks, st?.mode);
-}
-
-function writeAll(fd: number, chunks: Iterable<string>): void {
-  for (const piece of buffered(chunks)) {
-    const bytes = Buffer.from(piece, 'utf8');
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
-  }
-}
-
-function writeDirect(out: string, target: string, chunks: Iterable<string>): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(target, 'w');
-    writeAll(fd, chunks);
-  } catch (err) {
-    throw new UserError(cannotWrite(out, err));
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** Write to a temp file beside the target, then rename: readers never see a partial file. */
-function writeAtomic(out: string, target: string, chunks: Iterable<string>, mode?: number): void {
-  try {
-    // Replacing a file keeps its permissions; the result is the user's, so its name is made durable too.
-    writeFileAtomicSync(target, buffered(chunks), { ...(mode !== undefined ? { mode } : {}), syncDir: true });
+    writeFileAtomicSync(out, buffered(chunks), { syncDir: true });
   } catch (err) {
     throw new UserError(cannotWrite(out, err));
   }
@@ -268,5 +211,8 @@ function writeAtomic(out: string, target: string, chunks: Iterable<string>, mode
 
 function cannotWrite(out: string, err: unknown): string {
   if (err instanceof UserError) return err.message;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return `${out}: is a directory; give a file path for --out`;
+  if (code === 'ENOTSUP') return `${out}: is a socket; give a file path for --out`;
   return `cannot write the result: ${fsErrorLine(err, out) ?? `${out}: ${(err as Error).message}`}`;
 }

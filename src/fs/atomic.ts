@@ -1,15 +1,28 @@
 /**
- * Atomic writes: every file the project writes goes to a temp file beside its
- * target, is flushed to disk (fsync) and renamed into place, so an interrupted
- * write (Ctrl-C, a kill, a full disk, a power cut) leaves either the old file or
- * the new one, never half of one. Where a file must also survive a power cut
- * once written (`syncDir`), the folder holding it is flushed after the rename.
- * Temp files in flight are tracked so the Ctrl-C handler can remove them.
+ * The one way the project writes a file (test/one-writer.test.ts holds every
+ * other module to it). Where the write lands follows one rule:
+ *
+ * - a regular file, or a path that does not exist yet, is written to a temp
+ *   file beside it, flushed to disk (fsync) and renamed into place, so an
+ *   interrupted write (Ctrl-C, a kill, a full disk, a power cut) leaves either
+ *   the old file or the new one, never half of one; a replaced file keeps its
+ *   permissions;
+ * - a symbolic link is written through: the file it points at is replaced as
+ *   above (a dangling link creates the path it names) and the link stays;
+ * - a FIFO or a device (/dev/null, a terminal) is written to as it is: it can
+ *   be neither replaced nor half-written in any way that matters, and must
+ *   never become a regular file;
+ * - a directory or a socket is refused (EISDIR, ENOTSUP) and nothing changes.
+ *
+ * Where a file must also survive a power cut once written (`syncDir`), the
+ * folder holding it is flushed after the rename. Temp files in flight are
+ * tracked so the Ctrl-C handler can remove them.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { walkFiles } from './walk.ts';
 
 /** Marks a temp file: `<target>.tmp-<pid>-<random>`. */
 export const TEMP_MARK = '.tmp-';
@@ -51,14 +64,72 @@ function syncDirOf(target: string): void {
   }
 }
 
+function fsError(code: string, syscall: string, path: string, what: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${what}, ${syscall} '${path}'`), { code, syscall, path });
+}
+
+/** Where a write to `target` lands (the rule above): the path to write and how. */
+export interface Landing {
+  path: string;
+  /** `replace`: temp file and rename; `direct`: opened and written as it is (a FIFO, a device). */
+  how: 'replace' | 'direct';
+  /** The permissions of the regular file being replaced. */
+  mode?: number;
+}
+
+export function landingOf(target: string): Landing {
+  let path = target;
+  for (let hops = 0; ; hops++) {
+    let st: Stats;
+    try {
+      st = lstatSync(path);
+    } catch {
+      return { path, how: 'replace' }; // does not exist yet: created by the write
+    }
+    if (st.isSymbolicLink()) {
+      if (hops >= 40) throw fsError('ELOOP', 'open', target, 'too many symbolic links');
+      try {
+        path = realpathSync(path);
+      } catch {
+        path = resolve(dirname(path), readlinkSync(path)); // dangling: the path it names
+      }
+      continue;
+    }
+    if (st.isFile()) return { path, how: 'replace', mode: st.mode & 0o7777 };
+    if (st.isDirectory()) throw fsError('EISDIR', 'open', target, 'illegal operation on a directory');
+    if (st.isSocket()) throw fsError('ENOTSUP', 'open', target, 'a socket cannot be written as a file');
+    return { path, how: 'direct' };
+  }
+}
+
+function writeDirectSync(path: string, data: string | Uint8Array | Iterable<string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeChunks(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeChunks(fd: number, data: string | Uint8Array | Iterable<string>): void {
+  const chunks = typeof data === 'string' || data instanceof Uint8Array ? [data] : data;
+  for (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
+  }
+}
+
 export async function writeFileAtomic(target: string, data: string | Uint8Array, writeTemp: TempWriter = writeSynced, opts: AtomicOptions = {}): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
-  const tmp = tempPath(target);
+  const land = landingOf(target);
+  if (land.how === 'direct') return writeDirectSync(land.path, data);
+  const tmp = tempPath(land.path);
   inFlight.add(tmp);
   try {
     await writeTemp(tmp, data);
-    await rename(tmp, target);
-    if (opts.syncDir) syncDirOf(target);
+    if (land.mode !== undefined) chmodSync(tmp, land.mode);
+    await rename(tmp, land.path);
+    if (opts.syncDir) syncDirOf(land.path);
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
@@ -67,33 +138,26 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   }
 }
 
-export interface AtomicSyncOptions extends AtomicOptions {
-  /** Permissions for the new file (a replaced file keeps its own: pass its mode). */
-  mode?: number;
-}
-
 /**
  * writeFileAtomic for synchronous callers (a command writing its one result,
- * a manifest): the same temp file, fsync and rename. `data` may be chunks, written
- * as they come, so a large result is never one string. The folder must exist.
- * Throws the file-system error as it is, with nothing left behind.
+ * a manifest, a report): the same rule, temp file, fsync and rename. `data` may
+ * be chunks, written as they come, so a large result is never one string. The
+ * folder must exist. Throws the file-system error as it is, with nothing left behind.
  */
-export function writeFileAtomicSync(target: string, data: string | Uint8Array | Iterable<string>, opts: AtomicSyncOptions = {}): void {
-  const tmp = tempPath(target);
+export function writeFileAtomicSync(target: string, data: string | Uint8Array | Iterable<string>, opts: AtomicOptions = {}): void {
+  const land = landingOf(target);
+  if (land.how === 'direct') return writeDirectSync(land.path, data);
+  const tmp = tempPath(land.path);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, 'wx');
-    const chunks = typeof data === 'string' || data instanceof Uint8Array ? [data] : data;
-    for (const chunk of chunks) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
-    }
+    writeChunks(fd, data);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    if (opts.mode !== undefined) chmodSync(tmp, opts.mode & 0o7777);
-    renameSync(tmp, target);
-    if (opts.syncDir) syncDirOf(target);
+    if (land.mode !== undefined) chmodSync(tmp, land.mode);
+    renameSync(tmp, land.path);
+    if (opts.syncDir) syncDirOf(land.path);
   } catch (err) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
@@ -129,13 +193,7 @@ function alive(pid: number): boolean {
 /** Deletes temp files under `dir` left by writers that no longer run (a kill -9 skips every handler). */
 export function sweepOrphanTemps(dir: string): number {
   let n = 0;
-  let names: string[];
-  try {
-    names = readdirSync(dir, { recursive: true }) as string[];
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
+  for (const name of walkFiles(dir)) {
     const base = basename(name);
     const at = base.lastIndexOf(TEMP_MARK);
     if (at < 0) continue;

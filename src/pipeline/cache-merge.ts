@@ -7,12 +7,19 @@
  * copied; an entry that fails is skipped and counted, never copied. Entries
  * already present are left alone (an entry's bytes are fixed by its key, up to
  * the runtime it recorded), and copies are atomic.
+ *
+ * Where an entry goes is decided by this cache's layout for its verified key
+ * and manifest, never by a path from the source: the folder names pass through
+ * `jobSlug`, and the destination is checked to lie inside the cache (a folder
+ * of the cache that is a link to elsewhere is refused). The source folders are
+ * walked without following links, and only regular files are read.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UserError } from '../errors.ts';
 import { JobCache, verifyEntry } from './cache.ts';
 import { writeFileAtomic } from '../fs/atomic.ts';
+import { walkFiles } from '../fs/walk.ts';
 import { cachePaths } from './outputs.ts';
 
 export interface MergeReport {
@@ -36,7 +43,7 @@ export async function mergeCaches(target: string, sources: string[]): Promise<Me
   const report: MergeReport = { copied: 0, present: 0, corrupt: [] };
   const cache = new JobCache(target);
   for (const source of sources.map(resolveCacheFolder)) {
-    const files = (readdirSync(source, { recursive: true }) as string[]).filter((f) => ENTRY.test(f.split(sep).pop()!)).sort();
+    const files = walkFiles(source).filter((f) => ENTRY.test(f.split(sep).pop()!));
     for (const rel of files) {
       const raw = readFileSync(join(source, rel));
       const key = rel.split(sep).pop()!.slice(0, -'.json'.length);
@@ -47,6 +54,10 @@ export async function mergeCaches(target: string, sources: string[]): Promise<Me
       }
       // Placed where a lookup of its (verified) manifest looks, whatever folder it came from.
       const to = cache.entryPath(checked.header.manifest, key);
+      if (!insideCache(target, to)) {
+        report.corrupt.push(`${relative(process.cwd(), join(source, rel))}: its place in the cache (${relative(target, to)}) leads outside ${relative(process.cwd(), target) || '.'}`);
+        continue;
+      }
       if (existsSync(to)) {
         report.present++;
         continue;
@@ -56,4 +67,29 @@ export async function mergeCaches(target: string, sources: string[]): Promise<Me
     }
   }
   return report;
+}
+
+/**
+ * `path` lies inside the cache folder `root`, checked on the real file system:
+ * its nearest existing folder, links resolved, is `root` or below it, and the
+ * entry itself is not a link.
+ */
+function insideCache(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  if (!rel || isAbsolute(rel) || rel.split(sep).includes('..')) return false;
+  let dir = dirname(path);
+  while (!existsSync(dir) && dir !== dirname(dir)) dir = dirname(dir);
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return true; // no cache yet: the lexical check holds, everything is created below it
+  }
+  const realDir = realpathSync(dir);
+  if (realDir !== realRoot && !realDir.startsWith(realRoot + sep)) return false;
+  try {
+    return !lstatSync(path).isSymbolicLink();
+  } catch {
+    return true;
+  }
 }

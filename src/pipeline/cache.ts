@@ -76,8 +76,9 @@ export class JobCache {
     private readonly write: WriteFile = writeFileAtomic,
   ) {}
 
+  /** Both names pass through jobSlug, so a manifest's strings are never a path (`..`, `/`), whatever file they came from. */
   entryDir(m: Pick<JobManifest, 'experiment' | 'job'>): string {
-    return join(this.dir, m.experiment, jobSlug(m.job));
+    return join(this.dir, jobSlug(m.experiment), jobSlug(m.job));
   }
 
   entryPath(m: JobManifest, key: string): string {

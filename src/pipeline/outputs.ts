@@ -73,8 +73,13 @@ export function cachePaths(root: string) {
  */
 export function reportPaths(dir: string) {
   const build = join(dir, 'build');
-  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build };
+  return { dir, html: join(dir, 'index.html'), json: join(dir, 'diff.json'), numbersText: join(dir, 'numbers.txt'), build, marker: join(dir, REPORT_MARKER) };
 }
+
+/** The file a diff report folder carries so the next report may replace it (and nothing else is ever replaced). */
+export const REPORT_MARKER = '.stopwatches-diff';
+/** A report folder's entries besides the marker (reports written before the marker are recognised by exactly these). */
+export const REPORT_LAYOUT = ['index.html', 'diff.json', 'numbers.txt', 'build'] as const;
 
 /** Paths of the files of a build (or snapshot) folder. */
 export function outputPaths(dir: string) {

@@ -13,7 +13,7 @@
  * output writes, cache writes, the job runner), so tests drive the whole
  * pipeline in temp directories with failures injected where they want them.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,9 +22,10 @@ import { UserError } from '../errors.ts';
 import { hashLabel } from '../rng/index.ts';
 import { bundleExperiment, bundleFigures, type ExperimentBundle } from './bundle.ts';
 import { JobCache, jobKey, type EntryHeader, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
-import { describeRemote, pullFromRemote, type RemoteCache, type RemoteStats } from './remote/cache.ts';
-import { describeShare, shareOf, type Shard, type ShardReport } from './shard.ts';
+import { describeRemote, keepFetched, pullFromRemote, type RemoteCache, type RemoteStats } from './remote/cache.ts';
+import { describeShare, estimateRuntimes, shareOf, type Shard, type ShardReport } from './shard.ts';
 import { removeTempFiles, sweepOrphanTemps, writeFileAtomic } from '../fs/atomic.ts';
+import { walkFiles } from '../fs/walk.ts';
 import { describeFsError, toPosix } from './fsutil.ts';
 import { decodeResult } from './codec.ts';
 import { sha256, sha256File } from '../fs/hash.ts';
@@ -189,8 +190,10 @@ interface PlannedJob {
   lookup: Lookup | { status: 'forced' };
   text?: string;
   runtimeMs?: number;
-  /** Fetched from the remote cache (verified, and written to the local cache). */
+  /** Fetched from the remote cache (its integrity checked; written to the local cache after the build's sample agreed). */
   remote?: { header: EntryHeader; text: string };
+  /** Fetched, and in the sample recomputed to check the remote (`--verify-remote`): runs as a miss. */
+  verifying?: boolean;
 }
 
 interface Planned {
@@ -268,7 +271,11 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     const { selected, combineOrder } = select(run, loaded);
     const planned = await plan(run, selected);
     const shard = await execute(run, planned);
-    if (run.remote) run.log(describeRemote(run.remote, ranJobs(planned)));
+    if (run.remote) {
+      checkVerified(run.remote, planned);
+      await keepFetched(run.cache, planned.flatMap((p) => p.jobs.filter((j) => j.remote && !j.verifying)));
+      run.log(describeRemote(run.remote, ranJobs(planned)));
+    }
     if (shard) return shardResult(planned, shard, run.remote);
     const combined = combine(run, planned, combineOrder);
     const { drawn, pngsDrawn } = await draw(run, planned, combined);
@@ -409,10 +416,9 @@ export function dependencyOrder(defs: Pick<ExperimentDefinition, 'id' | 'needs'>
 function hashInputs(root: string, id: string, inputs: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   const add = (abs: string) => {
-    const st = statSync(abs);
-    if (st.isDirectory()) {
-      for (const name of (readdirSync(abs) as string[]).sort()) add(join(abs, name));
-    } else out[toPosix(relative(root, abs))] = sha256File(abs);
+    // A declared folder is walked without following links (a loop would never end).
+    if (statSync(abs).isDirectory()) for (const name of walkFiles(abs)) out[toPosix(relative(root, join(abs, name)))] = sha256File(join(abs, name));
+    else out[toPosix(relative(root, abs))] = sha256File(abs);
   };
   for (const input of inputs) {
     const abs = resolve(root, input);
@@ -436,9 +442,11 @@ function uniq<T>(xs: T[]): T[] {
 }
 
 function planLine(p: Planned, force: boolean): string {
-  const miss = p.jobs.filter((j) => j.lookup.status !== 'fresh');
+  const miss = p.jobs.filter((j) => j.lookup.status !== 'fresh' && !j.verifying);
   const remote = p.jobs.filter((j) => j.remote).length;
-  if (miss.length === 0) return remote ? `fresh (${remote} from remote)` : 'fresh';
+  const checking = p.jobs.filter((j) => j.verifying).length;
+  const check = checking ? `, ${checking} recomputed to check it` : '';
+  if (miss.length === 0) return remote ? `fresh (${remote} from remote${check})` : 'fresh';
   const of = miss.length < p.jobs.length ? ` (${miss.length} of ${p.jobs.length} jobs)` : p.jobs.length > 1 ? ` (${p.jobs.length} jobs)` : '';
   if (force) return `forced${of}`;
   const stale = uniq(miss.flatMap((j) => (j.lookup.status === 'stale' ? j.lookup.reasons : [])));
@@ -500,16 +508,54 @@ async function plan(run: Run, selected: Loaded[]): Promise<Planned[]> {
   return planned;
 }
 
-/** What the local cache lacks may be in the remote cache (not with --force: that reruns). */
+/**
+ * What the local cache lacks may be in the remote cache (not with --force: that reruns).
+ * The remote's time budget is what recomputing these jobs would take: their expected run
+ * times (as shards estimate them) over the workers. A sample of the hits (`remote.verify`
+ * of them, ranked by a hash seeded with the build's key set, so the same build samples the
+ * same jobs) is recomputed and compared after the run.
+ */
 async function pullMissing(run: Run, remote: RemoteCache, planned: Planned[]): Promise<void> {
-  const lacking = planned.flatMap((p) => p.jobs.filter((j) => j.lookup.status !== 'fresh'));
-  await pullFromRemote(remote, run.cache, lacking);
-  for (const j of lacking) {
-    if (!j.remote) continue;
-    j.lookup = { status: 'fresh', ...j.remote };
-    j.text = j.remote.text;
-    j.runtimeMs = j.remote.header.runtimeMs;
+  const lacking = planned.flatMap((p) => p.jobs.filter((j) => j.lookup.status !== 'fresh').map((j) => ({ p, j })));
+  const previous = await Promise.all(lacking.map(({ j }) => run.cache.previousRuntimeMs(j.manifest, j.key)));
+  const expected = estimateRuntimes(lacking.map(({ p, j }, i) => ({ label: `${p.id}/${j.spec.id}`, experiment: p.id, previousMs: previous[i] })));
+  remote.setBudget(expected.reduce((a, b) => a + b, 0) / workerCount(run.jobs, lacking.length));
+  await pullFromRemote(remote, lacking.map(({ j }) => j));
+  const fetched = lacking.map(({ j }) => j).filter((j) => j.remote);
+  const seed = sha256(fetched.map((j) => j.key).sort().join('\n'));
+  const sample = new Set([...fetched].sort((a, b) => (sha256(seed + a.key) < sha256(seed + b.key) ? -1 : 1)).slice(0, remote.verify));
+  for (const j of fetched) {
+    if (sample.has(j)) {
+      j.verifying = true;
+      continue;
+    }
+    j.lookup = { status: 'fresh', ...j.remote! };
+    j.text = j.remote!.text;
+    j.runtimeMs = j.remote!.header.runtimeMs;
   }
+}
+
+/**
+ * After the run: every fetched job recomputed here matched its remote entry, or the build
+ * stops naming the entry (nothing fetched is kept; a trusted writer has replaced it).
+ */
+function checkVerified(remote: RemoteCache, planned: Planned[]): void {
+  const wrong: string[] = [];
+  for (const p of planned) {
+    for (const j of p.jobs) {
+      if (!j.verifying || j.text === undefined) continue;
+      if (j.text === j.remote!.text) remote.stats.verified = (remote.stats.verified ?? 0) + 1;
+      else wrong.push(`${p.id}/${j.spec.id} (ac/${j.key})`);
+    }
+  }
+  if (!wrong.length) return;
+  const repaired = remote.writable && !remote.stats.unavailable;
+  throw new UserError(
+    `remote cache ${remote.where}: the entry for ${wrong.join(', ')} holds another result than the one recomputed here, so the remote's other entries are not used` +
+      (repaired
+        ? `; it was replaced with this build's result (--remote-write): run again`
+        : `; remove it from the server (or let a trusted build with --remote-write replace it), or build without the remote cache`),
+  );
 }
 
 // ---------------------------------------------------------------- execute
@@ -571,6 +617,8 @@ async function execute(run: Run, planned: Planned[]): Promise<ShardReport | unde
           fx.reporter.jobDone(label, ms);
           const e = left.get(p.id)!;
           if (--e.n === 0) fx.reporter.experimentDone?.(p.id, p.jobs.filter((x) => x.lookup.status !== 'fresh').length, performance.now() - e.start);
+          // A fetched job recomputed to check the remote: a different result marks its entry bad, which a trusted writer replaces now.
+          if (j.verifying && text !== j.remote!.text) run.remote?.markBad(j.key);
           const header = await cache.store(j.manifest, j.key, text, ms);
           await run.remote?.upload(header, text);
           j.text = text;

@@ -13,10 +13,11 @@
  *
  * Refuses to run under CI: a baseline is a reviewed decision, not a side effect.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import pngjs from 'pngjs';
 import { UserError } from '../errors.ts';
+import { writeFileAtomicSync } from '../fs/atomic.ts';
+import { decodeFigurePng } from './png.ts';
 import { readSource } from './diff/index.ts';
 import { loadDir, resolveCommit } from './diff/sides.ts';
 import { toPosix } from './fsutil.ts';
@@ -63,7 +64,7 @@ function checkArtifact(root: string, from: string): string {
   for (const [name, buf] of side.figures) {
     if (name.endsWith('.png')) {
       try {
-        pngjs.PNG.sync.read(buf);
+        decodeFigurePng(buf);
       } catch (err) {
         throw new UserError(`snapshot --from: ${label}/figures/${name} is not a readable PNG (${(err as Error).message}); ${fix}`);
       }
@@ -95,7 +96,7 @@ function mirror(from: string, to: string, keep: (f: string) => boolean) {
     const b = join(to, f);
     if (!existsSync(b)) changes.added.push(f);
     else if (!readFileSync(a).equals(readFileSync(b))) changes.changed.push(f);
-    copyFileSync(a, b);
+    writeFileAtomicSync(b, readFileSync(a));
   }
   for (const f of dst) {
     if (!src.includes(f)) {
@@ -120,7 +121,7 @@ export function acceptSnapshot(opts: SnapshotOptions): SnapshotResult {
   const built = readJson(genNumbers, SCHEMAS.numbers, 'rebuild (npm run build) and accept again', toPosix(relative(root, genNumbers)));
   const changes = compareNumbers(previousNumbers(snap.numbers), built);
   mkdirSync(snap.dir, { recursive: true });
-  copyFileSync(genNumbers, snap.numbers);
+  writeFileAtomicSync(snap.numbers, readFileSync(genNumbers));
   const figures = mirror(gen.figures, snap.figures, isFigureFile);
   // The mismatches this accepts are resolved: their -changed files are stale now.
   for (const f of readdirSync(snap.figures).filter((x) => CHANGED_FIGURE_FILE.test(x))) rmSync(join(snap.figures, f), { force: true });

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const NGINX = '/usr/sbin/nginx';
@@ -34,6 +34,20 @@ async function waitFor(url: string, ms = 10_000): Promise<void> {
   }
 }
 
+/** A throttled server answers even its headers slowly: wait for it to accept connections instead. */
+async function waitForPort(port: number, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => (sock.destroy(), resolve(true)));
+      sock.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export interface Nginx {
   url: string;
   /** Where the cache's blobs land on disk (`ac/`, `cas/`). */
@@ -44,10 +58,18 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
+export interface NginxOptions {
+  /** Serve this folder instead of `dir/data` (a second server over the same blobs). */
+  data?: string;
+  /** nginx's `limit_rate` (bytes per second of every answer's body): a slow server. */
+  limitRate?: number;
+}
+
 /** nginx serving `dir/data` with PUT enabled (WebDAV), on a free loopback port, in the foreground. */
-export async function startNginx(dir: string): Promise<Nginx> {
+export async function startNginx(dir: string, opts: NginxOptions = {}): Promise<Nginx> {
   const port = await freePort();
-  const data = join(dir, 'data');
+  const data = opts.data ?? join(dir, 'data');
+  mkdirSync(dir, { recursive: true });
   mkdirSync(data, { recursive: true });
   const temps = ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t === 'body' ? 'client_body' : t}_temp_path ${join(dir, t)};`).join('\n  ');
   const conf = join(dir, 'nginx.conf');
@@ -66,7 +88,7 @@ http {
     listen 127.0.0.1:${port};
     root ${data};
     client_max_body_size 0;
-    location / { dav_methods PUT; create_full_put_path on; }
+    location / { dav_methods PUT; create_full_put_path on;${opts.limitRate ? ` limit_rate ${opts.limitRate};` : ''} }
   }
 }
 `,
@@ -75,7 +97,7 @@ http {
   const url = `http://127.0.0.1:${port}/stopwatches`;
   const start = async () => {
     child = spawn(NGINX, ['-c', conf, '-p', dir], { stdio: 'ignore' });
-    await waitFor(`http://127.0.0.1:${port}/`);
+    await (opts.limitRate ? waitForPort(port) : waitFor(`http://127.0.0.1:${port}/`));
   };
   await start();
   return {

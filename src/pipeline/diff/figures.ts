@@ -10,12 +10,12 @@
 import pixelmatch from 'pixelmatch';
 import pngjs from 'pngjs';
 import { UserError } from '../../errors.ts';
+import { decodeFigurePng, type Image } from '../png.ts';
 import { compareData, type RowChange } from './data.ts';
 import { figureFiles, figureKeyOf, figureRule } from '../outputs.ts';
 import { experimentOf, type Side } from './sides.ts';
 
 const { PNG } = pngjs;
-type Image = InstanceType<typeof PNG>;
 
 export interface FigureDiff {
   key: string;
@@ -41,7 +41,7 @@ export interface FigureDiff {
 
 function decodePng(buf: Buffer, where: string, fix: string): Image {
   try {
-    return PNG.sync.read(buf);
+    return decodeFigurePng(buf);
   } catch (err) {
     throw new UserError(`diff: ${where} is not a readable PNG (${(err as Error).message}); ${fix}`);
   }

@@ -11,12 +11,20 @@
  * came from, so `stopwatches snapshot --from` can accept them from a CI
  * artifact. `markdown` also writes the comment-sized summary. Prints a short
  * summary. A missing or corrupt side is a UserError naming the file and the fix.
+ *
+ * What it may replace: the report folder only when it is a report of its own
+ * (its marker file, src/fs/folder.ts), and the Markdown file by the one
+ * writer's rule (src/fs/atomic.ts: a link is written through, a FIFO or a
+ * device into, a folder refused). Both are checked before anything is read.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { writeFileAtomicSync } from '../../fs/atomic.ts';
+import { fsErrorLine, UserError } from '../../errors.ts';
+import { landingOf, writeFileAtomicSync } from '../../fs/atomic.ts';
+import { ownedFolderProblem, replaceOwnedFolder } from '../../fs/folder.ts';
+import { walkFiles } from '../../fs/walk.ts';
 import { toPosix } from '../fsutil.ts';
-import { DIFF_REPORT_DIR, GENERATED_DIR, outputPaths, readJson, reportPaths, SCHEMAS, SNAPSHOT_DIR } from '../outputs.ts';
+import { DIFF_REPORT_DIR, GENERATED_DIR, outputPaths, readJson, REPORT_LAYOUT, REPORT_MARKER, reportPaths, SCHEMAS, SNAPSHOT_DIR } from '../outputs.ts';
 import { renderHtml, type FigureImages } from './html.ts';
 import { renderMarkdown, type Outcome } from './markdown.ts';
 import { byRelativeSize, EMPTY_CONTEXT } from './numbers.ts';
@@ -72,19 +80,49 @@ export function runDiff(opts: DiffOptions): DiffRun {
     return r.startsWith('../') || r === '..' ? p : r || '.';
   };
 
+  // Both targets are checked before any work: a mistaken --out or --md costs one line, never a file.
+  const outProblem = ownedFolderProblem(outDir, REPORT_FOLDER);
+  if (outProblem) throw refuseOut(outDir, root, outProblem);
+  if (opts.markdown) mdTarget(opts.markdown, rel(opts.markdown));
+
   const base = loadBase(root, opts.base, snap, rel);
   const cur = loadDir(gen, rel(gen), 'build first: `npm run build` (or `stopwatches run`)', headCommit(root));
   const result = computeDiff(base, cur, opts.context ?? EMPTY_CONTEXT, explainInputs(root, gen, base));
   const report = writeReport(result, base, cur, outDir, root, gen);
   const markdown = renderMarkdown(result, { ...(opts.reportUrl ? { reportUrl: opts.reportUrl } : {}), ...(opts.build ? { build: opts.build } : {}), ...(opts.tests ? { tests: opts.tests } : {}), reportPath: rel(report) });
   if (opts.markdown) {
-    const file = resolve(opts.markdown);
-    mkdirSync(dirname(file), { recursive: true });
-    // Whole or not at all: the workflow posts whatever file is there.
-    writeFileAtomicSync(file, markdown);
+    const file = mdTarget(opts.markdown, rel(opts.markdown));
+    try {
+      // Whole or not at all: the workflow posts whatever file is there.
+      writeFileAtomicSync(file, markdown);
+    } catch (err) {
+      throw mdProblem(rel(opts.markdown), err);
+    }
   }
   for (const l of summaryLines(result, rel(report), { all: opts.all })) log(l);
   return { result, report, markdown };
+}
+
+/** The --md file's folder made, and the file checked writable by the one writer's rule (not a folder, not a socket). */
+function mdTarget(markdown: string, shown: string): string {
+  const file = resolve(markdown);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    landingOf(file);
+  } catch (err) {
+    throw mdProblem(shown, err);
+  }
+  return file;
+}
+
+function mdProblem(markdown: string, err: unknown): UserError {
+  return new UserError(`diff --md ${fsErrorLine(err, markdown) ?? `${markdown}: ${(err as Error).message}`}`);
+}
+
+function refuseOut(outDir: string, root: string, problem: string): UserError {
+  const rel = toPosix(relative(root, outDir)) || '.';
+  const shown = rel.startsWith('..') ? outDir : rel;
+  return new UserError(`diff --out ${shown}: ${problem}; the report replaces only a report folder of its own: give a new or empty folder (or remove ${shown} yourself)`);
 }
 
 function headCommit(root: string): string | null {
@@ -145,15 +183,18 @@ function sourceOf(root: string): BuildSource {
   return { commit, dirty };
 }
 
+/** What makes a folder a report of `stopwatches diff`: the marker it writes, or (older reports) exactly its layout. */
+const REPORT_FOLDER = { marker: REPORT_MARKER, stamp: 'written by stopwatches diff; this folder is replaced whole by the next one\n', layout: REPORT_LAYOUT };
+
 /**
  * Writes the report folder afresh and whole: into a temp folder first, renamed
- * over the old one at the end, so a failure never leaves half a report.
+ * over the old one at the end, so a failure never leaves half a report. Only a
+ * previous report (absent, empty, or carrying the marker) is replaced; any
+ * other target is refused with one line before anything is written.
  */
 export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string, root: string, genDir = join(root, GENERATED_DIR)): string {
-  const tmp = `${outDir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
-  try {
+  const refuse = (problem: string) => refuseOut(outDir, root, problem);
+  replaceOwnedFolder(outDir, REPORT_FOLDER, (tmp) => {
     const images = new Map<string, FigureImages>();
     for (const f of r.figures) {
       const old = base.figures.get(`${f.key}.png`);
@@ -161,26 +202,28 @@ export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string
       images.set(f.key, { ...(old ? { old } : {}), ...(now ? { new: now } : {}), ...(f.diffPng ? { diff: f.diffPng } : {}) });
     }
     const out = reportPaths(tmp);
-    writeFileSync(out.html, renderHtml(r, images));
+    writeFileAtomicSync(out.html, renderHtml(r, images));
     const json = { ...r, figures: r.figures.map(({ diffPng: _d, ...f }) => f) };
-    writeFileSync(out.json, `${JSON.stringify(json, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`);
-    writeFileSync(out.numbersText, `${[...r.numbers].sort(byRelativeSize).map((n) => numberLine(n, r.farOff)).join('\n')}${r.numbers.length ? '\n' : ''}`);
+    writeFileAtomicSync(out.json, `${JSON.stringify(json, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`);
+    writeFileAtomicSync(out.numbersText, numbersTextChunks(r));
     // The current outputs, laid out like test/snapshots/, for `stopwatches snapshot --from`.
     const gen = outputPaths(genDir);
     const build = outputPaths(out.build);
     mkdirSync(build.figures, { recursive: true });
-    writeFileSync(build.numbers, readFileSync(gen.numbers));
-    for (const [name, buf] of cur.figures) writeFileSync(join(build.figures, name), buf);
-    if (existsSync(gen.data)) cpSync(gen.data, build.data, { recursive: true });
-    writeFileSync(build.source, `${JSON.stringify(sourceOf(root), null, 2)}\n`);
-    rmSync(outDir, { recursive: true, force: true });
-    mkdirSync(dirname(outDir), { recursive: true });
-    renameSync(tmp, outDir);
-  } catch (err) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw err;
-  }
+    writeFileAtomicSync(build.numbers, readFileSync(gen.numbers));
+    for (const [name, buf] of cur.figures) writeFileAtomicSync(join(build.figures, name), buf);
+    for (const name of walkFiles(gen.data)) {
+      mkdirSync(dirname(join(build.data, name)), { recursive: true });
+      writeFileAtomicSync(join(build.data, name), readFileSync(join(gen.data, name)));
+    }
+    writeFileAtomicSync(build.source, `${JSON.stringify(sourceOf(root), null, 2)}\n`);
+  }, refuse);
   return reportPaths(outDir).html;
+}
+
+/** numbers.txt, one changed number a line, as chunks (a report of 100,000 numbers is never one string). */
+function* numbersTextChunks(r: DiffResult): Generator<string> {
+  for (const n of [...r.numbers].sort(byRelativeSize)) yield `${numberLine(n, r.farOff)}\n`;
 }
 
 export { computeDiff, hasChanges, type DiffContext, type DiffResult, type ClaimChange } from './result.ts';

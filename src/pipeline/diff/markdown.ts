@@ -81,6 +81,11 @@ function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited:
   return [head, ...shown.map(line), '', ...leftOut(shown.length, rows.length)];
 }
 
+/** Appends one line at a time: `push(...lines)` passes every line as an argument and overflows the stack at about 100,000. */
+function append(out: string[], lines: readonly string[]): void {
+  for (const l of lines) out.push(l);
+}
+
 function claimLine(c: ClaimChange): string {
   const was = c.old?.status ?? 'absent';
   const now = c.new?.status ?? 'removed';
@@ -128,7 +133,7 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   }
 
   if (flipped.length) {
-    out.push(`#### Claims that flipped (${flipped.length})`, '', ...flipped.slice(0, caps.flipped).map(claimLine), '', ...leftOut(Math.min(caps.flipped, flipped.length), flipped.length));
+    append(out, [`#### Claims that flipped (${flipped.length})`, '', ...flipped.slice(0, caps.flipped).map(claimLine), '', ...leftOut(Math.min(caps.flipped, flipped.length), flipped.length)]);
   }
 
   if (r.experiments.length) {
@@ -141,7 +146,7 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
     }
     const entries = [...groups];
     for (const [why, ids] of entries.slice(0, caps.why)) out.push(`- **${ids.join(', ')}**: ${why}`);
-    out.push('', ...leftOut(Math.min(caps.why, entries.length), entries.length));
+    append(out, ['', ...leftOut(Math.min(caps.why, entries.length), entries.length)]);
   }
 
   const flags: string[] = [];
@@ -151,7 +156,7 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   if (entered.length) flags.push(`${plural(entered.length, 'number')} entered the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${entered.map((n) => code(n.id)).join(', ')}`);
   const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
   if (exact.length) flags.push(`${plural(exact.length, 'number')} exact by construction (settings, closed-form values) changed: a setting, constant or formula moved, never noise`);
-  if (flags.length) out.push(...flags.map((f) => `> ${f}  `), '');
+  if (flags.length) append(out, [...flags.map((f) => `> ${f}  `), '']);
 
   if (changedFigures.length) {
     out.push(`#### Figures that changed (${changedFigures.length})`, '', '| figure | pixels changed | data rows changed |', '|---|--:|--:|');
@@ -159,21 +164,21 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
       const px = f.pixels !== null && f.canvas ? `${formatShare(f.pixels / f.canvas)} (${f.pixels} px)` : f.kind;
       out.push(`| ${cell(code(f.key))} | ${cell(px)} | ${f.data ? f.data.length : '—'} |`);
     }
-    out.push('', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length));
+    append(out, ['', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length)]);
   }
-  if (cited.length) out.push(`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...numbersTable(cited, caps.cited, r.farOff, true));
+  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...numbersTable(cited, caps.cited, r.farOff, true)]);
 
-  out.push(...folded(`Internal numbers that moved (${internal.length})`, internal.length ? numbersTable(internal, caps.internal, r.farOff, false) : []));
-  out.push(...folded(`Internal numbers added or removed (${other.length})`, other.length ? numbersTable(other, caps.other, r.farOff, false) : []));
-  out.push(...folded(`Numbers whose value stayed while their interval or spread moved (${same.length})`, same.length ? numbersTable(same, caps.same, r.farOff, true) : []));
-  out.push(...folded(`Claims whose margin moved, added or removed (${otherClaims.length})`, otherClaims.length ? [...otherClaims.slice(0, caps.margins).map(claimLine), '', ...leftOut(Math.min(caps.margins, otherClaims.length), otherClaims.length)] : []));
+  append(out, folded(`Internal numbers that moved (${internal.length})`, internal.length ? numbersTable(internal, caps.internal, r.farOff, false) : []));
+  append(out, folded(`Internal numbers added or removed (${other.length})`, other.length ? numbersTable(other, caps.other, r.farOff, false) : []));
+  append(out, folded(`Numbers whose value stayed while their interval or spread moved (${same.length})`, same.length ? numbersTable(same, caps.same, r.farOff, true) : []));
+  append(out, folded(`Claims whose margin moved, added or removed (${otherClaims.length})`, otherClaims.length ? [...otherClaims.slice(0, caps.margins).map(claimLine), '', ...leftOut(Math.min(caps.margins, otherClaims.length), otherClaims.length)] : []));
   const notes: string[] = [];
   if (r.unmoved.length) notes.push(`- Inputs changed but every output stayed the same: ${r.unmoved.map((u) => code(u.experiment)).join(', ')}.`);
   if (r.dataOnly.length) notes.push(`- Data changed without a figure change: ${r.dataOnly.map((d) => `${code(d.experiment)} (${plural(d.rows, 'row')})`).join(', ')}.`);
   const renderOnly = r.figures.filter((f) => f.renderOnly);
   if (renderOnly.length) notes.push(`- ${plural(renderOnly.length, 'figure')} rendered to different pixels from an identical SVG (fonts or librsvg of this machine), not counted as changed: ${renderOnly.map((f) => code(f.key)).join(', ')}.`);
   if (hasChanges(r)) notes.push("- Accept these outputs as the new baseline: `stopwatches snapshot` after a local build, or `stopwatches snapshot --from DIR` with this run's artifact, then give the reason for every changed number in the commit message.");
-  out.push(...folded('Other notes', notes));
+  append(out, folded('Other notes', notes));
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 

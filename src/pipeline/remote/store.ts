@@ -18,10 +18,24 @@ import { UserError } from '../../errors.ts';
 export interface BlobStore {
   /** Where it is, for messages (credentials never included). */
   readonly where: string;
-  get(path: string): Promise<Buffer | undefined>;
+  /** The blob, read up to `maxBytes`: a longer answer is refused as `TooLarge` without reading the rest. */
+  get(path: string, maxBytes: number): Promise<Buffer | undefined>;
   has(path: string): Promise<boolean>;
-  /** Writes only when absent where the server can enforce it (S3 `If-None-Match: *`); callers check `has` first. */
-  put(path: string, data: string): Promise<void>;
+  /**
+   * Writes only when absent where the server can enforce it (S3 `If-None-Match: *`); callers check `has` first.
+   * `replace` overwrites: only for a trusted writer repairing an entry that failed verification.
+   */
+  put(path: string, data: string, opts?: { replace?: boolean }): Promise<void>;
+  /** Aborts every request in flight and refuses new ones (the build's time budget for the remote ran out). */
+  abort(reason: string): void;
+}
+
+/** A blob longer than the size it may have (the entry's header, or the cap on a header): a corrupt entry, never read whole. */
+export class TooLarge extends Error {
+  constructor(path: string, limit: number) {
+    super(`${path}: longer than ${limit} B`);
+    this.name = 'TooLarge';
+  }
 }
 
 /** The server could not be used (network, time-out, refusal): the build goes on without it. */
@@ -32,39 +46,67 @@ export class RemoteUnavailable extends Error {
   }
 }
 
-/** Per request; a slow cache must never hold a build for longer than recomputing would. */
+/** Per request; the build's total for the remote is bounded by its time budget (remote/cache.ts). */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 type Send = (url: string, init: RequestInit) => Promise<Response>;
 
 class FetchStore implements BlobStore {
+  private readonly stop = new AbortController();
+
   constructor(
     readonly where: string,
     private readonly base: string,
     private readonly send: Send,
-    /** Sent with every PUT: S3 gets `If-None-Match: *`, so an object is never overwritten. */
-    private readonly putHeaders: Record<string, string> = {},
+    /** Sent with every PUT that must not overwrite: S3 gets `If-None-Match: *`. */
+    private readonly putOnceHeaders: Record<string, string> = {},
   ) {}
 
+  abort(reason: string): void {
+    this.stop.abort(new RemoteUnavailable(this.where, reason));
+  }
+
   private async request(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Response> {
+    if (this.stop.signal.aborted) throw this.stop.signal.reason;
     try {
-      return await this.send(`${this.base}/${path}`, { method, body, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      return await this.send(`${this.base}/${path}`, { method, body, headers, signal: AbortSignal.any([this.stop.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) });
     } catch (err) {
+      if (this.stop.signal.aborted) throw this.stop.signal.reason;
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       throw new RemoteUnavailable(this.where, `${method} ${path}: ${cause ?? (err as Error).message}`);
     }
   }
 
-  async get(path: string): Promise<Buffer | undefined> {
+  async get(path: string, maxBytes: number): Promise<Buffer | undefined> {
     const res = await this.request('GET', path);
-    if (res.status === 404) return undefined;
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => undefined);
+      return undefined;
+    }
     if (!res.ok) throw new RemoteUnavailable(this.where, `GET ${path}: HTTP ${res.status}`);
+    const declared = Number(res.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new TooLarge(path, maxBytes);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
     try {
-      return Buffer.from(await res.arrayBuffer());
+      if (res.body) {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          size += chunk.length;
+          if (size > maxBytes) throw new TooLarge(path, maxBytes);
+          chunks.push(chunk);
+        }
+      }
     } catch (err) {
+      await res.body?.cancel().catch(() => undefined);
+      if (err instanceof TooLarge) throw err;
+      if (this.stop.signal.aborted) throw this.stop.signal.reason;
       // The connection broke mid-body: as good as absent, and the server may be going away.
       throw new RemoteUnavailable(this.where, `GET ${path}: ${(err as Error).message}`);
     }
+    return Buffer.concat(chunks);
   }
 
   async has(path: string): Promise<boolean> {
@@ -74,8 +116,8 @@ class FetchStore implements BlobStore {
     return true;
   }
 
-  async put(path: string, data: string): Promise<void> {
-    const res = await this.request('PUT', path, data, this.putHeaders);
+  async put(path: string, data: string, opts: { replace?: boolean } = {}): Promise<void> {
+    const res = await this.request('PUT', path, data, opts.replace ? {} : this.putOnceHeaders);
     await res.arrayBuffer().catch(() => undefined);
     // 412: S3 refused to overwrite an object that appeared since `has` (write-once held).
     if (!res.ok && res.status !== 412) throw new RemoteUnavailable(this.where, `PUT ${path}: HTTP ${res.status}`);

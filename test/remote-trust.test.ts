@@ -1,0 +1,218 @@
+/**
+ * What a reader of the remote cache may trust, against real servers on
+ * 127.0.0.1 (nginx with WebDAV, s3rver). A forged entry that is consistent
+ * with itself (another job's result under this job's key and manifest) passes
+ * every integrity check; the recomputed sample (`--verify-remote`) catches it
+ * and the build stops naming the entry, keeping nothing it fetched; a trusted
+ * writer replaces it, and a corrupt entry. Every blob is read only up to the
+ * size its header gives, and a server slower than recomputing is dropped
+ * within the build's time budget.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UserError } from '../src/errors.ts';
+import { remoteFromConfig, type RemoteCache } from '../src/pipeline/remote/cache.ts';
+import { httpStore, TooLarge } from '../src/pipeline/remote/store.ts';
+import { workerCount } from '../src/pipeline/runner.ts';
+import { DEFAULT_JOB_ESTIMATE_MS } from '../src/pipeline/shard.ts';
+import { startNginx, startS3, type Nginx, type S3Server } from './helpers/servers.ts';
+import { generatedOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
+
+const make = tempRoots();
+const ALL_JOBS = 4;
+const ran = (r: { experiments: { ran: number }[] }) => r.experiments.reduce((s, e) => s + e.ran, 0);
+const files = (dir: string): string[] => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort() : []);
+
+let reference: Map<string, string>;
+beforeAll(async () => {
+  const r = tempRoot();
+  try {
+    await r.run();
+    reference = generatedOutputs(r.root);
+  } finally {
+    r.cleanup();
+  }
+});
+
+interface Header {
+  key: string;
+  sha256: string;
+  bytes: number;
+  manifest: { experiment: string; job: string };
+}
+
+/**
+ * Forges the entry of one job: its header keeps its own key and manifest (so it
+ * hashes right) but points at another job's result blob with that blob's size and
+ * hash, so every integrity check passes. Returns the forged job's key.
+ */
+function forge(acDir: string): string {
+  const headers = files(acDir).map((f) => JSON.parse(readFileSync(join(acDir, f), 'utf8')) as Header);
+  const [victim, donor] = [headers[0]!, headers.find((h, i) => i > 0 && h.sha256 !== headers[0]!.sha256)!];
+  writeFileSync(join(acDir, victim.key), JSON.stringify({ ...victim, sha256: donor.sha256, bytes: donor.bytes }));
+  return victim.key;
+}
+
+function expectReferenceOutputs(root: string) {
+  const got = generatedOutputs(root);
+  for (const [f, text] of reference) expect(got.get(f) === text, f).toBe(true);
+}
+
+describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
+  let dir: string;
+  let nginx: Nginx;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'stopwatches-trust-'));
+    nginx = await startNginx(dir);
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  let test = 0;
+  beforeEach(() => void test++);
+  const base = () => `${nginx.url}/t${test}`;
+  const data = () => join(nginx.data, `t${test}`);
+  const remote = (write: boolean, verify: number) => remoteFromConfig({ url: base(), write, verify }, {}) as RemoteCache;
+
+  it('passes the integrity checks, so without a sample it is used (what the README warns of)', async () => {
+    await make().run({ remote: remote(true, 0) });
+    forge(join(data(), 'ac'));
+    const fresh = make();
+    const build = await fresh.run({ remote: remote(false, 0) });
+    expect(build.remote).toMatchObject({ fetched: ALL_JOBS, corrupt: 0 });
+    const got = generatedOutputs(fresh.root);
+    expect([...reference].some(([f, text]) => got.get(f) !== text)).toBe(true);
+  });
+
+  it('--verify-remote recomputes the sample, stops naming the entry, and keeps nothing fetched', async () => {
+    await make().run({ remote: remote(true, 0) });
+    const key = forge(join(data(), 'ac'));
+    const fresh = make();
+    const err = await fresh.run({ remote: remote(false, ALL_JOBS) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toContain(`(ac/${key}) holds another result than the one recomputed here`);
+    expect((err as Error).message).toMatch(/remove it from the server/);
+    // Only what this build computed is in the local cache: nothing from the remote.
+    const fetched = await fresh.run({ remote: undefined });
+    expect(ran(fetched)).toBe(0);
+    expectReferenceOutputs(fresh.root);
+  });
+
+  it('the sample is deterministic: the same build recomputes the same jobs, and says how many matched', async () => {
+    await make().run({ remote: remote(true, 0) });
+    const a = await make().run({ remote: remote(false, 1) });
+    const b = await make().run({ remote: remote(false, 1) });
+    expect([ran(a), ran(b)]).toEqual([1, 1]);
+    expect(a.remote?.verified).toBe(1);
+    const planA = a.lines.filter((l) => l.includes('recomputed to check it'));
+    expect(planA).toHaveLength(1);
+    expect(b.lines.filter((l) => l.includes('recomputed to check it'))).toEqual(planA);
+    expect(a.lines.find((l) => l.startsWith('remote cache '))).toMatch(/1 fetched job recomputed and matched/);
+  });
+
+  it('a trusted writer replaces the forged entry (and stops this build); the next reader gets the true result', async () => {
+    await make().run({ remote: remote(true, 0) });
+    const key = forge(join(data(), 'ac'));
+    const err = await make().run({ remote: remote(true, ALL_JOBS) }).catch((e: unknown) => e);
+    expect((err as Error).message).toContain(`(ac/${key})`);
+    expect((err as Error).message).toMatch(/it was replaced with this build's result \(--remote-write\): run again/);
+    const fresh = make();
+    const build = await fresh.run({ remote: remote(false, ALL_JOBS) });
+    expect(build.remote).toMatchObject({ fetched: ALL_JOBS, corrupt: 0, verified: ALL_JOBS });
+    expectReferenceOutputs(fresh.root);
+  });
+
+  it('a trusted writer replaces a corrupt entry, which was skipped as present before', async () => {
+    await make().run({ remote: remote(true, 0) });
+    const ac = join(data(), 'ac');
+    const [first] = files(ac);
+    writeFileSync(join(ac, first!), '{"format":1,');
+    const writer = await make().run({ remote: remote(true, 0) });
+    expect(writer.remote).toMatchObject({ corrupt: 1, replaced: 1 });
+    const after = await make().run({ remote: remote(false, 0) });
+    expect(after.remote).toMatchObject({ fetched: ALL_JOBS, corrupt: 0 });
+  });
+
+  it('a result blob longer than its header says is never read whole: refused from its length, counted corrupt', async () => {
+    await make().run({ remote: remote(true, 0) });
+    const ac = join(data(), 'ac');
+    const header = JSON.parse(readFileSync(join(ac, files(ac)[0]!), 'utf8')) as Header;
+    const blob = join(data(), 'cas', header.sha256);
+    truncateSync(blob, 512 * 1024 * 1024); // 512 MB, sparse on disk
+    const store = httpStore(new URL(base()));
+    await expect(store.get(`cas/${header.sha256}`, header.bytes)).rejects.toBeInstanceOf(TooLarge);
+    const rss = process.memoryUsage().rss;
+    const build = await make().run({ remote: remote(false, 0) });
+    expect(build.remote?.corrupt).toBe(1);
+    expect(ran(build)).toBe(1);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(256 * 1024 * 1024);
+  });
+});
+
+describe('time budget: a server slower than recomputing is dropped', () => {
+  let dir: string;
+  let fast: Nginx;
+  let slow: Nginx;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'stopwatches-slow-'));
+    fast = await startNginx(join(dir, 'fast'));
+    // The same blobs, every answer's body at 1 byte per second.
+    slow = await startNginx(join(dir, 'slow'), { data: join(dir, 'fast', 'data'), limitRate: 1 });
+  });
+  afterAll(async () => {
+    await fast?.stop();
+    await slow?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops asking once the wait passes the budget, recomputes, and says why', async () => {
+    await make().run({ remote: remoteFromConfig({ url: `${fast.url}/b`, write: true, verify: 0 }, {}) });
+    const r = remoteFromConfig({ url: `${slow.url}/b`, verify: 0 }, {})!;
+    r.minBudgetMs = 500; // below the budget the jobs give, so that one is used
+    const t0 = performance.now();
+    const fresh = make();
+    const build = await fresh.run({ remote: r });
+    const seconds = (performance.now() - t0) / 1000;
+    // No job has a recorded run time yet: the shards' default estimate each, over the build's workers.
+    const budget = (ALL_JOBS * DEFAULT_JOB_ESTIMATE_MS) / workerCount(2, ALL_JOBS);
+    expect(r.budget).toBe(budget);
+    expect(build.remote?.unavailable).toContain(`its answers took over ${(budget / 1000).toFixed(0)} s, longer than recomputing the jobs would`);
+    expect(ran(build)).toBe(ALL_JOBS);
+    // Far below one request's 15 s time-out, let alone a header at 1 byte per second.
+    expect(seconds).toBeLessThan(10);
+    expectReferenceOutputs(fresh.root);
+  });
+});
+
+describe('S3 (s3rver): a trusted writer replaces a forged entry despite write-once puts', () => {
+  let dir: string;
+  let s3: S3Server;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'stopwatches-s3-trust-'));
+    s3 = await startS3(dir, 'results');
+  });
+  afterAll(async () => {
+    await s3?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the reader stops; the writer replaces; the reader then verifies every job', async () => {
+    const remote = (write: boolean, verify: number) => remoteFromConfig({ url: 's3://results/paper', write, verify }, s3.env) as RemoteCache;
+    await make().run({ remote: remote(true, 0) });
+    // s3rver keeps each object as a file under its directory: forge the header object in place.
+    const acFiles = files(dir).filter((f) => /paper\/ac\/[0-9a-f]{64}\._S3rver_object$/.test(f));
+    expect(acFiles).toHaveLength(ALL_JOBS);
+    const headers = acFiles.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Header);
+    const donor = headers.find((h) => h.sha256 !== headers[0]!.sha256)!;
+    writeFileSync(join(dir, acFiles[0]!), JSON.stringify({ ...headers[0]!, sha256: donor.sha256, bytes: donor.bytes }));
+    const reader = await make().run({ remote: remote(false, ALL_JOBS) }).catch((e: unknown) => e);
+    expect((reader as Error).message).toContain(`(ac/${headers[0]!.key})`);
+    const writer = await make().run({ remote: remote(true, ALL_JOBS) }).catch((e: unknown) => e);
+    expect((writer as Error).message).toMatch(/it was replaced/);
+    const after = await make().run({ remote: remote(false, ALL_JOBS) });
+    expect(after.remote).toMatchObject({ fetched: ALL_JOBS, verified: ALL_JOBS, corrupt: 0 });
+  });
+});
