@@ -50,10 +50,11 @@ interface Header {
  */
 function forge(acDir: string): string {
   const headers = files(acDir).map((f) => JSON.parse(readFileSync(join(acDir, f), 'utf8')) as Header);
-  // a donor of the victim's own experiment: its result has the shape the experiment's combine reads, so the forgery
-  // is used rather than refused (which job sorts first follows the keys, which move with any code or lockfile change)
-  const pairs = headers.flatMap((v) => headers.filter((d) => d !== v && d.sha256 !== v.sha256 && d.manifest.experiment === v.manifest.experiment).map((d) => [v, d] as const));
-  const [victim, donor] = pairs[0] ?? [headers[0]!, headers.find((h, i) => i > 0 && h.sha256 !== headers[0]!.sha256)!];
+  // The donor is another job of the same experiment, so the forged result has the shape its combine expects
+  // (which jobs come first in the listing depends on their keys, i.e. on the code being tested).
+  const sibling = (h: Header) => headers.find((o) => o !== h && o.manifest.experiment === h.manifest.experiment && o.sha256 !== h.sha256);
+  const victim = headers.find((h) => sibling(h) !== undefined)!;
+  const donor = sibling(victim)!;
   writeFileSync(join(acDir, victim.key), JSON.stringify({ ...victim, sha256: donor.sha256, bytes: donor.bytes }));
   return victim.key;
 }

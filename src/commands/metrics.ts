@@ -14,6 +14,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
+import { terminalText } from '../format/text.ts';
 import { FORMATS, formatById } from '../tools/registry.ts';
 import type { Reported } from '../tools/base/result.ts';
 
@@ -139,6 +140,6 @@ export function register(program: Command): void {
       }
       for (const m of input.missing) out += `cannot compute: ${m}\n`;
       for (const n of input.notes) out += `note: ${n}\n`;
-      process.stdout.write(out);
+      process.stdout.write(terminalText(out));
     });
 }
