@@ -11,6 +11,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { describeFailure, fsErrorLine } from './errors.ts';
+import { terminalText } from './format/text.ts';
 import { register as simulate } from './commands/simulate.ts';
 import { register as metrics } from './commands/metrics.ts';
 import { register as audit } from './commands/audit.ts';
@@ -46,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     if (isBrokenPipe(err)) return 0;
     const failure = describeFailure(err);
     if (failure) {
-      writeStderr(`stopwatches: ${failure.line}\n`);
+      writeStderr(`stopwatches: ${terminalText(failure.line)}\n`);
       return failure.exitCode;
     }
     throw err; // a bug: its stack is what a report needs

@@ -4,7 +4,8 @@
  * the readers do not accept yet is skipped by rule (its import fails with a
  * one-line UserError: issue 25 adds formats in parallel); a file that reads
  * but has no pin here, or is now read as another format than the one pinned,
- * is still audited and must honour the report's contract.
+ * is still audited and must honour the report's contract. A file of several
+ * runs is pinned run by run, as `audit` prints them (`FILE [--entry N]`).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -90,6 +91,10 @@ const PINS: Record<string, Pin> = {
   // rate inf, no cap, 10 prompts: all sent at once, one wave by the settings (first-wave W); no start_times (window,
   // steady-state u); 10 < 299 (sample-size W); prompts 4–399 tokens (metronome o)
   'vllm/lambdalabs-llama3-8b-h100-len2048.json': { format: 'vllm', verdicts: 'W o W u u o o o o' },
+  // a sweep of two 8-prompt runs at rate inf, cap 2 (client-queue o): 8 < 299 (sample-size W); request_throughput ×
+  // mean_e2el_ms is 1.99 in flight against the cap of 2 (littles-law o); vLLM's usage counts (tokens o); failed 0 (errors o)
+  'vllm/er0080-sweep-v0.25.1-summary.json [--entry 0]': { format: 'vllm', verdicts: 'u o W u u u o o o' },
+  'vllm/er0080-sweep-v0.25.1-summary.json [--entry 1]': { format: 'vllm', verdicts: 'u o W u u u o o o' },
   // aggregates without completed, duration or token keys: nothing to count (all u)
   'vllm/vllm-ascend-serving_llama8B_tp1_1.json': { format: 'vllm', verdicts: 'u u u u u u u u u' },
 };
@@ -143,11 +148,13 @@ describe('audit of the real result files', () => {
         }
       }
     });
-    const pin = PINS[name];
-    if (pin && reports.length === 1 && reports[0].format === pin.format) {
-      it(`${name}: verdicts as checked by reading the file`, () => {
-        expect(reports[0].findings.map((f) => LETTER[f.verdict]).join(' ')).toBe(pin.verdicts);
+    reports.forEach((r, i) => {
+      const key = reports.length === 1 ? name : `${name} [--entry ${i}]`;
+      const pin = PINS[key];
+      if (!pin || r.format !== pin.format) return;
+      it(`${key}: verdicts as checked by reading the file`, () => {
+        expect(r.findings.map((f) => LETTER[f.verdict]).join(' ')).toBe(pin.verdicts);
       });
-    }
+    });
   }
 });

@@ -212,3 +212,27 @@ describe('stopwatches simulate --as', () => {
 it('verdicts helper covers every finding', async () => {
   expect(Object.keys(verdicts(await run(SMALL, 'vllm')))).toEqual([...FINDING_IDS]);
 });
+
+describe('the pieces the findings share', () => {
+  it('reads which percentile a tool’s key names, whatever the tool', async () => {
+    const { percentileOf } = await import('../src/audit/printed.ts');
+    const cases: [string, number | null][] = [
+      ['p99_ttft_ms', 0.99], ['median_ttft_ms', 0.5], ['time_to_first_token.p90', 0.9], ['results_ttft_s_quantiles_p95', 0.95],
+      ['result_first_token_99.90_percentile_latency_ns', 0.999], ['90.0th_first_token_percentile_latency_ns', 0.9],
+      ['mean_ttft_ms', null], ['std_ttft_ms', null], ['ttft.avg', null],
+    ];
+    for (const [key, p] of cases) {
+      const got = percentileOf(key);
+      if (p === null) expect(got, key).toBeNull();
+      else expect(got, key).toBeCloseTo(p, 12);
+    }
+  });
+
+  it('discounts correlated samples by the AR(1) factor and never credits negative correlation', async () => {
+    const { effectiveSampleSize } = await import('../src/audit/findings/sample-size.ts');
+    expect(effectiveSampleSize(1000, 0)).toBe(1000);
+    expect(effectiveSampleSize(1000, 0.5)).toBeCloseTo(1000 / 3, 9);
+    expect(effectiveSampleSize(1000, -0.3)).toBe(1000);
+    expect(effectiveSampleSize(1000, NaN)).toBe(1000);
+  });
+});

@@ -50,7 +50,11 @@ interface Header {
  */
 function forge(acDir: string): string {
   const headers = files(acDir).map((f) => JSON.parse(readFileSync(join(acDir, f), 'utf8')) as Header);
-  const [victim, donor] = [headers[0]!, headers.find((h, i) => i > 0 && h.sha256 !== headers[0]!.sha256)!];
+  // The donor is another job of the same experiment, so the forged result has the shape its combine expects
+  // (which jobs come first in the listing depends on their keys, i.e. on the code being tested).
+  const sibling = (h: Header) => headers.find((o) => o !== h && o.manifest.experiment === h.manifest.experiment && o.sha256 !== h.sha256);
+  const victim = headers.find((h) => sibling(h) !== undefined)!;
+  const donor = sibling(victim)!;
   writeFileSync(join(acDir, victim.key), JSON.stringify({ ...victim, sha256: donor.sha256, bytes: donor.bytes }));
   return victim.key;
 }

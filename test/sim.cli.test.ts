@@ -98,7 +98,7 @@ describe('stopwatches simulate', () => {
     ['model that overflows', 'closed_fixed.json', (c) => (c.config.model.body_params = 1e306), /config\.model gives Infinity FLOPs for one step of 8192 tokens/],
     // Work above the limits is refused before it runs.
     ['one request of 10^9 output tokens', 'closed_fixed.json', (c) => Object.assign(c, { workload: { n: 1, isl: [16], osl: [1e9], cached: null }, config: { ...c.config, kv_capacity_tokens: 2e9 } }),
-      /the run would serve at least 1,000,000,000 request-steps \(1 request\), above the limit of 100,000,000; shorten the workload or raise --max-request-steps/],
+      /the run would take at least \d+ s \(1 request, at least 1,000,000,000 engine steps\), above the limit of 60 s; shorten the workload or raise --max-seconds/],
   ];
 
   for (const [what, base, mutate, pattern] of bad) {
@@ -133,25 +133,43 @@ describe('stopwatches simulate', () => {
     c.config.kv_capacity_tokens = 2e9;
     const file = join(dir, 'case.json');
     writeFileSync(file, JSON.stringify(c));
-    expect(await run(file, '--tokens', '--max-request-steps', '1e12', '--max-output-mb', '1e9')).toBe(2);
+    expect(await run(file, '--tokens', '--max-seconds', '1e12', '--max-output-mb', '1e9')).toBe(2);
     expectOneLine(file, /--tokens would record 3,000,000,000 token times; .* at most 2,147,483,647: leave out --tokens or shorten the workload/);
   });
 
-  it('refuses a run above --max-request-steps, and runs it when the flag raises the limit', async () => {
+  it('refuses a run above --max-seconds, and runs it when the flag raises the limit', async () => {
     const file = join(golden, 'closed_fixed.json');
-    expect(await run(file, '--max-request-steps', '1000')).toBe(2);
-    expectOneLine(file, /at least [\d,]+ request-steps \(160 requests\), above the limit of 1,000; .* raise --max-request-steps/);
+    expect(await run(file, '--max-seconds', '1e-6')).toBe(2);
+    expectOneLine(file, /the run would take at least [\d.e-]+ s \(160 requests, at least [\d,]+ engine steps\), above the limit of 1\.0e-6 s; shorten the workload or raise --max-seconds/);
     stderr = '';
-    expect(await run(file, '--max-request-steps', '1e6')).toBe(0);
+    expect(await run(file, '--max-seconds', '1')).toBe(0);
     expect(JSON.parse(stdout).steps).toBe(load('closed_fixed.json').expected.steps);
   });
 
-  it('stops a run whose preemptions take it past the limit, with one line', async () => {
-    const file = join(golden, 'burst_1000.json');
-    const { caseFromJson, estimateWork } = await import('../src/sim/case.ts');
-    const least = estimateWork(caseFromJson(load('burst_1000.json'), file)).requestSteps;
-    expect(await run(file, '--max-request-steps', String(least + 1))).toBe(2);
-    expectOneLine(file, /stopped after [\d,]+ request-steps \(preemptions made the run longer than estimated\)/);
+  it('stops a run that takes more steps than estimated at the limit, naming both counts', async () => {
+    // an open run whose arrivals are spread out: idle gaps make many more steps than the batch needs
+    const c = load('open_poisson.json');
+    const file = join(dir, 'case.json');
+    writeFileSync(file, JSON.stringify(c));
+    const { caseFromJson, estimateWork, kernelSeconds } = await import('../src/sim/case.ts');
+    const w = estimateWork(caseFromJson(c, file));
+    const limit = kernelSeconds(w.steps + 1, w.requests, 0);
+    expect(c.expected.steps).toBeGreaterThan(w.steps + 1);
+    expect(await run(file, '--max-seconds', String(limit))).toBe(2);
+    expectOneLine(file, /stopped after [\d,]+ engine steps, more than the [\d,]+ estimated before the run: .* raise --max-seconds/);
+  });
+
+  it('never refuses a run that finishes in seconds: a 256,000-request closed loop', async () => {
+    const { estimateWork, SIMULATE_LIMITS } = await import('../src/sim/case.ts');
+    const { Rng } = await import('../src/rng/index.ts');
+    const { defaultServerConfig, inferencexLengths } = await import('../src/sim/index.ts');
+    const rng = new Rng(2024);
+    const n = 256_000;
+    const workload = { isl: inferencexLengths(rng.fork('isl'), n, 1024, 0.8), osl: inferencexLengths(rng.fork('osl'), n, 1024, 0.8), cached: null };
+    const w = estimateWork({ cfg: defaultServerConfig(), workload, client: { kind: 'closed', slots: 256 } } as never);
+    // the request-steps (the old bound) are far above 10^8; the time on the event kernel is well below the limit
+    expect(w.requestSteps).toBeGreaterThan(2e8);
+    expect(w.seconds).toBeLessThan(SIMULATE_LIMITS.seconds / 10);
   });
 
   it('estimates 2×10^7 requests as a result far above the default limit (refused before any work)', async () => {
@@ -177,7 +195,7 @@ describe('stopwatches simulate', () => {
     const { buildProgram } = await import('../src/cli.ts');
     const { SIMULATE_LIMITS } = await import('../src/sim/case.ts');
     const help = buildProgram().commands.find((c) => c.name() === 'simulate')!.helpInformation();
-    expect(help).toContain(`default ${SIMULATE_LIMITS.requestSteps.toExponential().replace('+', '')}`);
+    expect(help).toContain(`default ${SIMULATE_LIMITS.seconds})`);
     expect(help).toContain(`default ${SIMULATE_LIMITS.outputMB})`);
   });
 

@@ -201,6 +201,17 @@ describe('sortAsc (radix path for large inputs)', () => {
       expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer)), `n = ${n}`).toBe(true);
     }
   });
+  it('orders exactly like Float64Array.prototype.sort when few values are distinct (a simulated run’s gaps)', async () => {
+    const { sortAsc } = await import('../src/stats/percentile.ts');
+    const { createRng } = await import('../src/rng/index.ts');
+    const rng = createRng(6);
+    for (const [n, k] of [[2048, 3], [50_000, 200], [300_000, 20_000], [100_000, 60_000]] as const) {
+      const pool = Float64Array.from({ length: k }, (_, i) => (i === 0 ? -0 : i === 1 ? 0 : i === 2 ? -Infinity : i === 3 ? Infinity : (rng.random() - 0.2) * 10 ** rng.int(-5, 5)));
+      const x = Float64Array.from({ length: n }, () => pool[rng.int(0, k - 1)]);
+      const want = Float64Array.from(x).sort();
+      expect(Buffer.from(sortAsc(x).buffer).equals(Buffer.from(want.buffer)), `n = ${n}, ${k} distinct`).toBe(true);
+    }
+  });
   it('falls back to the engine sort when the input holds NaN', async () => {
     const { sortAsc } = await import('../src/stats/percentile.ts');
     const x = Float64Array.from({ length: 4096 }, (_, i) => (i === 7 ? NaN : 4096 - i));

@@ -19,7 +19,7 @@ function arrivals(d: RunData): string {
   if (d.timeline) {
     const loop = isClosedLoop(d);
     if (loop.closed) return `closed loop of ${loop.slots} (from the send times; the file names no rate or cap)${wave}`;
-    return `no rate or cap in the file; ${formatMessage(d.sendRate ?? NaN)} sends per second on average${wave}`;
+    return d.sendRate === null ? `no rate or cap in the file${wave}` : `no rate or cap in the file; ${formatMessage(d.sendRate)} sends per second on average${wave}`;
   }
   return NOT_IN_FILE;
 }

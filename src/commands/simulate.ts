@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { fsErrorLine, UserError } from '../errors.ts';
 import { writeFileAtomicSync } from '../fs/atomic.ts';
+import { readBoundedText } from '../fs/read.ts';
 import { formatInteger } from '../format/text.ts';
 import { numberOption } from './options.ts';
 
@@ -9,7 +9,7 @@ interface SimulateFlags {
   out?: string;
   tokens?: boolean;
   steps?: boolean;
-  maxRequestSteps?: number;
+  maxSeconds?: number;
   maxOutputMb?: number;
   as?: string;
 }
@@ -36,23 +36,26 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the result here instead of stdout')
     .option('--tokens', 'add requests.token_times: every output token time per request')
     .option('--steps', 'add step_trace: one row per engine step')
-    .option('--max-request-steps <n>', 'refuse runs that serve more request-steps than this (default 1e8, a few seconds)', numberOption('--max-request-steps', { min: 0, above: true }))
+    .option('--max-seconds <s>', 'refuse runs estimated to take longer than this on the simulator (default 60)', numberOption('--max-seconds', { min: 0, above: true }))
     .option('--as <tool>', `write the result as ${AS_FORMATS.join(' or ')} writes its per-request file (vllm: --save-result --save-detailed JSON; aiperf: profile_export.jsonl), for \`stopwatches metrics\` and \`audit\``)
     .option('--max-output-mb <mb>', 'refuse results larger than this many MB (default 256)', numberOption('--max-output-mb', { min: 0, above: true }))
     .action(async (file: string, opts: SimulateFlags) => {
-      const { caseFromJson, estimateWork, nonFiniteTime, resultChunks, SIMULATE_LIMITS, STEP_ROW_BYTES } = await import('../sim/case.ts');
+      const { caseFromJson, estimateWork, kernelSeconds, nonFiniteTime, resultChunks, SIMULATE_LIMITS, STEP_ROW_BYTES } = await import('../sim/case.ts');
       const { runEngine, SimulationError } = await import('../sim/engine.ts');
       if (opts.as !== undefined && !(AS_FORMATS as readonly string[]).includes(opts.as)) {
         throw new UserError(`--as ${JSON.stringify(opts.as)}: unknown; use ${AS_FORMATS.join(' or ')}`);
       }
-      const maxRequestSteps = opts.maxRequestSteps ?? SIMULATE_LIMITS.requestSteps;
+      const maxSeconds = opts.maxSeconds ?? SIMULATE_LIMITS.seconds;
       const maxOutputBytes = (opts.maxOutputMb ?? SIMULATE_LIMITS.outputMB) * 1e6;
 
       let text: string;
       try {
-        text = readFileSync(file, 'utf8');
+        // a pipe or device is read up to the limit, never to its end
+        text = readBoundedText(file, MAX_CASE_BYTES, 'the case file');
       } catch (err) {
-        throw new UserError(`${file}: ${readProblem(err)}`);
+        const cause = (err as { cause?: unknown }).cause;
+        if (err instanceof UserError && cause === undefined) throw err; // above the limit
+        throw new UserError(`${file}: ${readProblem(cause ?? err)}`);
       }
       let json: unknown;
       try {
@@ -65,10 +68,11 @@ export function register(program: Command): void {
       const output = { tokens: !!opts.tokens || opts.as !== undefined, steps: !!opts.steps && opts.as === undefined };
 
       const work = estimateWork(c, output);
-      if (work.requestSteps > maxRequestSteps) {
+      const secs = (x: number) => `${x < 0.01 ? x.toExponential(1) : x < 10 ? x.toPrecision(2) : formatInteger(Math.round(x))} s`;
+      if (work.seconds > maxSeconds) {
         throw new UserError(
-          `${file}: the run would serve at least ${formatInteger(work.requestSteps)} request-steps (${requestsText(work.requests)}), ` +
-            `above the limit of ${formatInteger(maxRequestSteps)}; shorten the workload or raise --max-request-steps`,
+          `${file}: the run would take at least ${secs(work.seconds)} (${requestsText(work.requests)}, at least ${formatInteger(work.steps)} engine steps` +
+            `${output.tokens ? `, ${formatInteger(work.tokenRecords)} token times` : ''}), above the limit of ${secs(maxSeconds)}; shorten the workload or raise --max-seconds`,
         );
       }
       if (output.tokens && work.tokenRecords > MAX_TOKEN_RECORDS) {
@@ -87,17 +91,20 @@ export function register(program: Command): void {
         );
       }
 
-      // Preemptions add work the estimate cannot see: count it as the run goes and stop at the limit.
-      let served = 0;
+      // The estimate is a lower bound (preemptions recompute, a queue can idle the batch): count the work as the run goes and stop at the limit.
+      let tokenTimes = 0;
       let steps = 0;
       const withoutSteps = estimateWork(c, { ...output, steps: false }).outputBytes;
-      const progress = progressLine(work.requestSteps);
-      const onStep = (v: { served: number }) => {
-        served += v.served;
+      const progress = progressLine(work.steps);
+      const onStep = (v: { tokens: number }) => {
         steps++;
-        if ((steps & 4095) === 0) progress(served);
-        if (served > maxRequestSteps) {
-          throw new UserError(`${file}: stopped after ${formatInteger(served)} request-steps (preemptions made the run longer than estimated), above the limit of ${formatInteger(maxRequestSteps)}; raise --max-request-steps`);
+        if (output.tokens) tokenTimes += v.tokens;
+        if ((steps & 4095) === 0) progress(steps);
+        if (kernelSeconds(steps, work.requests, tokenTimes) > maxSeconds) {
+          throw new UserError(
+            `${file}: stopped after ${formatInteger(steps)} engine steps, more than the ${formatInteger(work.steps)} estimated before the run: ` +
+              `at least ${secs(kernelSeconds(steps, work.requests, tokenTimes))} of work, above the limit of ${secs(maxSeconds)}; raise --max-seconds`,
+          );
         }
         if (output.steps && withoutSteps + steps * STEP_ROW_BYTES > maxOutputBytes) {
           throw new UserError(`${file}: stopped after ${formatInteger(steps)} steps: the step trace would exceed ${mb(maxOutputBytes)}; leave out --steps or raise --max-output-mb`);
@@ -120,6 +127,9 @@ export function register(program: Command): void {
       else for (const piece of buffered(chunks)) process.stdout.write(piece);
     });
 }
+
+/** The largest case file read (2×10^7 requests' lengths fit in about 200 MB). */
+const MAX_CASE_BYTES = 256 * 2 ** 20;
 
 /**
  * The result as the tool's own per-request file: the client's settings as
@@ -152,7 +162,7 @@ const requestsText = (n: number): string => `${formatInteger(n)} request${n === 
 /**
  * Progress on a terminal for runs longer than a couple of seconds: one line on stderr,
  * rewritten in place and erased at the end (never mixed into the result on stdout, never
- * written to a pipe or a file). Call with the request-steps served so far, or null when done.
+ * written to a pipe or a file). Call with the engine steps done so far, or null when done.
  */
 function progressLine(least: number): (done: number | null) => void {
   const tty = !!process.stderr.isTTY;
@@ -170,7 +180,7 @@ function progressLine(least: number): (done: number | null) => void {
     last = now;
     shown = true;
     const share = Math.min(99, Math.floor((100 * done) / least));
-    process.stderr.write(`\rsimulate: ${formatInteger(done)} request-steps of at least ${formatInteger(least)} (${share}%), ${((now - t0) / 1000).toFixed(0)} s\x1b[K`);
+    process.stderr.write(`\rsimulate: ${formatInteger(done)} engine steps of at least ${formatInteger(least)} (${share}%), ${((now - t0) / 1000).toFixed(0)} s\x1b[K`);
   };
 }
 

@@ -75,3 +75,14 @@ export function formatRate(perSecond: number): string {
   if (perSecond >= 1e3) return `${(perSecond / 1e3).toFixed(1)} k`;
   return perSecond.toFixed(0);
 }
+
+/**
+ * Text from a file, made safe to print on a terminal: every control character
+ * but the line break and the tab (C0, DEL, C1: an escape sequence in a
+ * result file's `loadgen_version` would otherwise set the terminal's title or
+ * colours) is dropped. Every line printed from what a file says goes through
+ * this one function: the CLI's error line and `metrics`' text report.
+ */
+export function terminalText(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}

@@ -23,7 +23,8 @@ export function cannotRead(path: string, err: unknown): UserError {
     ENOTDIR: 'a part of the path is not a folder',
     ELOOP: 'too many symbolic links',
   };
-  return new UserError(`${path}: cannot read (${(code && why[code]) ?? code ?? (err as Error).message})`);
+  // the system's error stays attached (a command may word it its own way)
+  return Object.assign(new UserError(`${path}: cannot read (${(code && why[code]) ?? code ?? (err as Error).message})`), { cause: err });
 }
 
 /** An open file: its descriptor and whether it is a regular file (with its size). */

@@ -58,8 +58,10 @@ export function sniffInput(input: ResultInput): string | null {
   const byText = best((s) => (s.text ? s.text(text, head) : null));
   if (byText) return byText.id;
   if (!input.whole) {
+    if (isJsonLines(input)) return sniffValue(parsePythonJson(head));
+    if (!/^[[{]/.test(text.trimStart())) return null;
     try {
-      return sniffValue(isJsonLines(input) ? parsePythonJson(head) : readJsonDocument(input));
+      return sniffValue(readJsonDocument(input));
     } catch {
       return null; // broken JSON: the reader names where
     }

@@ -11,7 +11,7 @@
  */
 import { UserError } from '../errors.ts';
 import type { Agreement, ImportOptions, Imported, ImportResult } from '../tools/base/result.ts';
-import { noSuccessMessage } from '../tools/base/reading.ts';
+import { CLOCK_PRECISION, MAX_CLOCK_S, noSuccessMessage } from '../tools/base/reading.ts';
 import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 import { FORMATS, formatById, TOOLS } from '../tools/registry.ts';
 import { formatFromName, nameOf, recognition, sniffInput } from './detect.ts';
@@ -82,6 +82,12 @@ export function importTables(path: string, tables: SqliteTables, opts: ImportOpt
 /** The checks every import ends with, and the agreement with the file's own aggregates. */
 function checked(path: string, res: Imported): ImportResult {
   const recs = res.run.records;
+  // every format's times, on the clock its reader put them on: none so large that its differences lose their digits
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const t = Math.max(Math.abs(r.sendT), Math.abs(r.finishT), Math.abs(r.dueT ?? 0), Math.abs(r.firstT ?? 0));
+    if (t > MAX_CLOCK_S) throw new UserError(`${path}: request ${i} has a time of ${t} s on the file's clock: ${CLOCK_PRECISION}`);
+  }
   // a run with no successful request is refused alike in every format, from its records or its own count
   if ((recs.length > 0 && recs.every((r) => !r.ok)) || (recs.length === 0 && !res.runs && res.completed?.value === 0)) {
     throw new UserError(`${path}: ${noSuccessMessage(res.failures, recs.length === 0 ? `${res.completed!.key} = 0` : undefined)}`);

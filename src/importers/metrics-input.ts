@@ -13,6 +13,7 @@ import { formatById } from '../tools/registry.ts';
 import { SIMULATOR_FORMAT } from '../tools/sim/reader.ts';
 import { importResult, importTables, parseFormat } from './index.ts';
 import { textInput, type ResultInput } from '../tools/base/input.ts';
+import { parsePythonJson } from '../tools/base/json-text.ts';
 import type { SqliteTables } from '../tools/base/sqlite-tables.ts';
 
 export interface MetricsInput {
@@ -78,12 +79,12 @@ function undetectedMessage(path: string, input: ResultInput, message: string): s
   const text = input.head.replace(/^\uFEFF/, '').trim();
   if (input.whole && /^[[{]/.test(text)) {
     try {
-      JSON.parse(text);
+      parsePythonJson(text);
     } catch (err) {
       const lines = text.split('\n').filter((l) => l.trim());
       const everyLine = lines.every((l) => {
         try {
-          JSON.parse(l);
+          parsePythonJson(l);
           return true;
         } catch {
           return false;
@@ -91,7 +92,9 @@ function undetectedMessage(path: string, input: ResultInput, message: string): s
       });
       if (!everyLine) {
         const msg = (err as Error).message.split('\n')[0];
-        const atEnd = /end of (JSON )?input|Unterminated string/i.test(msg);
+        const pos = /position (\d+)/.exec(msg);
+        // at the very end of the text (a position past it counts: the Python literals' rewrite lengthens the text)
+        const atEnd = /end of (JSON )?input|Unterminated string/i.test(msg) || (pos !== null && Number(pos[1]) >= text.length - 1);
         return `${path}: not valid JSON (${msg})${atEnd ? '; the text ends early: is the file truncated?' : ''}`;
       }
     }

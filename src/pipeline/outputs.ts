@@ -30,7 +30,7 @@
  * Reading is strict (zod): a file that is not what the writer writes is one
  * `OutputError` naming the file, the field and the fix, never a guess.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../errors.ts';
@@ -397,12 +397,20 @@ export function parseOutput<T>(text: string, schema: z.ZodType<T>, where: string
   throw new OutputError(`${where}: ${field ? `${field}: ` : ''}${issue.message}; ${fix}`);
 }
 
+/** The largest output file read back (numbers.json of the whole paper is a few MiB). */
+export const MAX_OUTPUT_FILE_BYTES = 256 * 2 ** 20;
+
 /** Reads and checks one output file; a missing file is an OutputError too. */
 export function readJson<T>(path: string, schema: z.ZodType<T>, fix: string, where: string = path): T {
   let text: string;
   try {
+    // an output is a regular file this project wrote: anything else (a link to /dev/zero, a FIFO) is refused unread
+    const st = statSync(path);
+    if (!st.isFile()) throw new OutputError(`${where} is not a regular file (a device, pipe or folder); ${fix}`);
+    if (st.size > MAX_OUTPUT_FILE_BYTES) throw new OutputError(`${where} is ${Math.round(st.size / 2 ** 20)} MiB, above the ${MAX_OUTPUT_FILE_BYTES / 2 ** 20} MiB an output file may hold; ${fix}`);
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof OutputError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new OutputError(`${where} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`}; ${fix}`);
   }

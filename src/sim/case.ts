@@ -117,6 +117,8 @@ class Reader {
       const p = `${path}[${i}]`;
       if (typeof x !== 'number' || !Number.isFinite(x)) this.fail(p, `is ${describe(x)}; it must be a time in seconds`);
       if (x < 0) this.fail(p, `is ${x}; arrival times must be ≥ 0`);
+      // beyond this a double keeps less than microsecond resolution: the run's latencies would round to nothing
+      if (x > 1e10) this.fail(p, `is ${x} s; times beyond 1e10 s keep less than microsecond resolution (a double holds about 16 digits), so latencies would be wrong: shift the arrivals to start near 0`);
       if (i > 0 && x < out[i - 1]) {
         this.fail(p, `is ${x}, before ${path}[${i - 1}] = ${out[i - 1]}; arrival times must be non-decreasing (sort them)`);
       }
@@ -132,7 +134,7 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 20 ? v.slice(0, 20) + '…' : v)}`;
   if (typeof v === 'number') return String(v);
-  return `a ${typeof v}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /** Edit distance (insertions, deletions, substitutions, swaps of neighbours) between two field names. */
@@ -347,13 +349,27 @@ export function resultToJson(res: SimResult, opts: CaseOutputOptions = {}): Obj 
 }
 
 /**
- * Bounds on one `simulate` run, so that no case can hang the machine or exhaust its memory.
- * The simulator serves about 13 million request-steps per second when each step serves one
- * request and about 50 million when steps are full (measured on one core), so the default
- * bound is a few seconds of work; 256 MB of result stays far below what one process can hold.
- * `--max-request-steps` and `--max-output-mb` raise them.
+ * What one unit of the event kernel's work costs (src/sim/kernel-event.ts: a
+ * step is constant time whatever the batch, and a request costs its own
+ * events: admission, prefill chunks, finish), and a token time recorded with
+ * --tokens. Measured on one core of a 2-core machine (256,000 requests, 256
+ * slots: 0.4 s; 20,000 requests one at a time, 18 million steps: 1.2 s; with
+ * every token time: +5 ns each) and rounded up, so an estimate errs long.
  */
-export const SIMULATE_LIMITS = { requestSteps: 100_000_000, outputMB: 256 } as const;
+export const KERNEL_COST_S = { step: 70e-9, request: 2e-6, tokenTime: 7e-9 } as const;
+
+/**
+ * Bounds on one `simulate` run, so that no case can hang the machine or exhaust its memory:
+ * the estimated time on the event kernel (a run that finishes in seconds is never refused)
+ * and the size of the result (far below what one process can hold). `--max-seconds` and
+ * `--max-output-mb` raise them.
+ */
+export const SIMULATE_LIMITS = { seconds: 60, outputMB: 256 } as const;
+
+/** Estimated seconds of the event kernel for a run of this many steps and requests (and token times recorded). */
+export function kernelSeconds(steps: number, requests: number, tokenTimes: number): number {
+  return steps * KERNEL_COST_S.step + requests * KERNEL_COST_S.request + tokenTimes * KERNEL_COST_S.tokenTime;
+}
 
 /** Characters of one time in the result, with its comma: shortest round-trip doubles are 17–20. */
 const TIME_CHARS = 20;
@@ -371,6 +387,8 @@ export interface WorkEstimate {
   tokenRecords: number;
   /** Bytes of the result JSON. */
   outputBytes: number;
+  /** Estimated seconds on the event kernel (a lower bound, like the steps). */
+  seconds: number;
 }
 
 /** Lower bounds on the work of a validated case, and the size of its result. */
@@ -398,7 +416,7 @@ export function estimateWork(c: SimCase, opts: CaseOutputOptions = {}): WorkEsti
   let outputBytes = 200 + n * (4 * TIME_CHARS + 4);
   if (opts.tokens) outputBytes += tokenRecords * TIME_CHARS + n * 3;
   if (opts.steps) outputBytes += steps * STEP_ROW_BYTES;
-  return { requests: n, requestSteps, steps, tokenRecords, outputBytes };
+  return { requests: n, requestSteps, steps, tokenRecords, outputBytes, seconds: kernelSeconds(steps, n, opts.tokens ? tokenRecords : 0) };
 }
 
 /** The first time in a result that is not a finite number of seconds, named as in the result; null when all are. */

@@ -57,7 +57,7 @@ export function firstWave(d: RunData): Finding {
     if (!d.inWave[i] && Number.isFinite(r.inputTokens) && t > 0) perReq.push(r.inputTokens / t);
   });
   const depthObserved = waveRecs.length ? Math.max(...waveRecs.map((r) => r.firstT! - r.sendT)) : NaN;
-  numbers.wave_depth_observed = { value: depthObserved, unit: 's', n: waveRecs.length, note: 'the largest TTFT in the wave' };
+  if (waveRecs.length) numbers.wave_depth_observed = { value: depthObserved, unit: 's', n: waveRecs.length, note: 'the largest TTFT in the wave' };
   if (prompts.length && perReq.length) {
     const meanPrompt = prompts.reduce((a, b) => a + b, 0) / prompts.length;
     const rate = linearPercentile(sortAsc(perReq), 0.5, { sorted: true });

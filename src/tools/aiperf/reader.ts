@@ -31,7 +31,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { inputLines, type ResultInput } from '../base/input.ts';
-import { chunkTimesFromGaps, fail, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
+import { chunkTimesFromGaps, MAX_PLAUSIBLE_REQUEST_S, fail, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { parsePythonJson, stripBom } from '../base/json-text.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
@@ -70,7 +70,7 @@ interface Raw {
   ok: boolean;
   ttft: number | null;
   latency: number | null;
-  icl: number[] | null;
+  icl: Float64Array | null;
   isl: number | null;
   osl: number | null;
 }
@@ -85,7 +85,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
   }
 
   /** A time metric in seconds, converted by its stated unit; null when absent. */
-  const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | number[] | null => {
+  const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | Float64Array | null => {
     const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
     const m = metrics[tag];
     if (m === undefined || m === null) return null;
@@ -94,8 +94,20 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     const unit = typeof o.unit === 'string' ? o.unit : '';
     const scale = TIME_UNITS[unit];
     if (scale === undefined) r.fail(`${where}.unit = ${JSON.stringify(o.unit)}; expected a time unit (ns, us, ms, s)`);
-    if (Array.isArray(o.value)) return o.value.map((g, k) => r.duration(r.number(g, `${where}.value[${k}]`) * scale, `${where}.value[${k}] (${g} ${unit})`, unit));
-    return r.duration(r.number(o.value, `${where}.value`) * scale, `${where}.value (${o.value} ${unit})`, unit);
+    // the checks of r.number and r.duration, with their messages made only for a value that fails them
+    const ok = (g: Json) => typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S;
+    const checked = (g: Json, k: number | null) => {
+      if (ok(g)) return (g as number) * scale;
+      const at = k === null ? `${where}.value` : `${where}.value[${k}]`;
+      return r.duration(r.number(g, at) * scale, `${at} (${g} ${unit})`, unit);
+    };
+    if (Array.isArray(o.value)) {
+      const gaps = o.value;
+      const out = new Float64Array(gaps.length); // kept until the origin is known: compact
+      for (let k = 0; k < gaps.length; k++) out[k] = checked(gaps[k], k);
+      return out;
+    }
+    return checked(o.value, null);
   };
   const countMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | null => {
     const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
@@ -156,7 +168,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
         o.n++;
       }
     }
-    kept.push({ line, start, credit: ns.credit_issued_ns, end: ns.request_end_ns, ok, ttft, latency, icl: Array.isArray(icl) ? icl : null, isl, osl });
+    kept.push({ line, start, credit: ns.credit_issued_ns, end: ns.request_end_ns, ok, ttft, latency, icl: icl instanceof Float64Array ? icl : null, isl, osl });
   }
   if (lines === 0) fail(file, 'is empty');
   for (const [p, c] of phases) if (p !== 'profiling') notes.push(`${c} record(s) of phase "${p}" dropped (only "profiling" records are measured)`);
@@ -311,6 +323,17 @@ const AGG_UNITS: Record<string, KeyUnit> = {
 /** The statistics of one aggregate metric that are reported, in this order (AIPerf writes p1 … p99, min, max, std, count, sum). */
 const AGG_STATS = ['avg', 'p50', 'p90', 'p99'];
 
+/**
+ * GenAI-Perf writes the same `{tag: {unit, avg, p…}}` objects
+ * (perf_analyzer genai-perf/genai_perf/export_data/json_exporter.py @263c5f6e),
+ * told apart by its config: sections `perf_analyzer`, `model_names` (later
+ * versions) or its flat CLI arguments `service_kind`, `profile_export_file`
+ * (0.0.x); AIPerf's has `endpoint`, `input`, `loadgen`, `cli_command`.
+ */
+function isGenaiPerfConfig(c: Json | undefined): boolean {
+  return isObject(c) && ['perf_analyzer', 'model_names', 'service_kind', 'profile_export_file'].some((k) => k in c);
+}
+
 function parseWhole(body: string): JsonObject | null {
   try {
     return asObject(parsePythonJson(body));
@@ -360,7 +383,9 @@ function importAggregate(r: Reader, doc: JsonObject): Imported {
   return {
     file: r.file,
     format: 'aiperf',
-    version: `AIPerf${typeof doc.aiperf_version === 'string' ? ` ${doc.aiperf_version}` : ''} aggregate export (profile_export_aiperf.json${typeof doc.schema_version === 'string' ? `, schema ${doc.schema_version}` : ''})`,
+    version: isGenaiPerfConfig(doc.input_config)
+      ? 'GenAI-Perf aggregate export (profile_export_genai_perf.json: the same metric objects, AIPerf’s predecessor)'
+      : `AIPerf${typeof doc.aiperf_version === 'string' ? ` ${doc.aiperf_version}` : ''} aggregate export (profile_export_aiperf.json${typeof doc.schema_version === 'string' ? `, schema ${doc.schema_version}` : ''})`,
     run: { records: [], source: AIPERF_SOURCE, maxConcurrency: typeof cfg.concurrency === 'number' ? cfg.concurrency : null, requestRate: null, startT: 0, endT: 0 },
     missing: ['aggregates only (profile_export_aiperf.json): no definition can be recomputed; the per-request profile_export.jsonl of the same run can be'],
     lacks: ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'],

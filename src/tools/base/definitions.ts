@@ -5,8 +5,8 @@
  * definition needs. Each tool module decides which of these it applies.
  */
 import type { BenchmarkRun, RequestRecord } from './records.ts';
-import { linearPercentile, mean, std, type PercentileMethod } from '../../stats/percentile.ts';
-import { sortedValues } from './series.ts';
+import { linearPercentile, type Numbers, type PercentileMethod } from '../../stats/percentile.ts';
+import { oncePerSeries, sortedValues } from './series.ts';
 import { percentileBy } from '../../stats/percentile.ts';
 
 /** A value, or no value with the reason the definition does not apply. */
@@ -92,24 +92,33 @@ export function summarize(
 ): Summary {
   const scale = opts.scale ?? (opts.unit === 'ms' ? 1000 : 1);
   const method = opts.method ?? 'numpy-linear';
-  // sorted, then scaled (a shared series' sorted copy is never written)
-  const sorted = sortedValues(valuesS);
-  const x = new Float64Array(sorted.length);
-  for (let i = 0; i < x.length; i++) x[i] = sorted[i] * scale;
+  const ddof = opts.ddof ?? 0;
+  // sorted, then scaled, and the moments of that (once per shared series: the same for every tool that asks);
+  // the scaled values are read through a view, not copied (a run's pooled gaps are tens of millions)
+  const { x, mean: m, median, std: sd } = oncePerSeries(valuesS, `summary ×${scale} ddof ${ddof}`, () => {
+    const sorted = sortedValues(valuesS);
+    const x = scale === 1 ? sorted : scaledView(sorted, scale);
+    const n = sorted.length;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += sorted[i] * scale;
+    const mu = sum / n;
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += (sorted[i] * scale - mu) * (sorted[i] * scale - mu);
+    return { x, mean: n ? mu : null, median: n ? linearPercentile(x, 0.5, { sorted: true }) : null, std: n - ddof > 0 ? Math.sqrt(ss / (n - ddof)) : null };
+  });
   const n = x.length;
   const percentiles: Record<string, number | null> = {};
   for (const p of opts.percents) percentiles[String(p)] = n ? percentileBy(method, x, p / 100, { sorted: true }) : null;
-  const s: Summary = {
-    unit: opts.unit ?? 's',
-    n,
-    mean: n ? mean(x) : null,
-    median: n ? linearPercentile(x, 0.5, { sorted: true }) : null,
-    std: n - (opts.ddof ?? 0) > 0 ? std(x, opts.ddof ?? 0) : null,
-    percentiles,
-    method,
-  };
+  const s: Summary = { unit: opts.unit ?? 's', n, mean: m, median, std: sd, percentiles, method };
   if (opts.excluded) s.excluded = opts.excluded;
   return s;
+}
+
+/** `values[i] × scale` read on demand: what a percentile reads of a sorted series in another unit, without a copy. */
+function scaledView(values: Float64Array, scale: number): Numbers {
+  return new Proxy(values, {
+    get: (t, k) => (k === 'length' ? t.length : typeof k === 'string' ? t[Number(k)] * scale : undefined),
+  }) as unknown as Numbers;
 }
 
 /** Collect the defined values of a per-request definition, counting the undefined ones by reason. */

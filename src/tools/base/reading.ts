@@ -16,6 +16,15 @@ import type { Reported, RunEntry } from './result.ts';
  */
 export const MAX_PLAUSIBLE_REQUEST_S = 3600;
 
+/**
+ * The largest time on a run's clock that is read: a double keeps about 16
+ * digits, so beyond 10^10 s (317 years) two neighbouring times are more than
+ * a microsecond apart, and near 10^15 s a step of an eighth of a second
+ * rounds away (every TTFT reads 0). Epoch seconds (about 1.8·10^9) pass.
+ */
+export const MAX_CLOCK_S = 1e10;
+export const CLOCK_PRECISION = 'beyond 1e10 s a time keeps less than microsecond resolution (a double holds about 16 digits), so latencies computed from it would be wrong; shift the clock so the run starts near 0';
+
 /** Relative slack when comparing a tool's derived numbers (float noise, rounding in the file). */
 export const CONSISTENCY_TOLERANCE = 1e-6;
 
@@ -145,7 +154,7 @@ export function typeName(v: Json | undefined): string {
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
-  return `a ${typeof v}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /**
@@ -219,12 +228,14 @@ export class Reader {
 }
 
 /** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
-export function chunkTimesFromGaps(firstT: number, gaps: number[]): number[] {
-  const out = [firstT];
+export function chunkTimesFromGaps(firstT: number, gaps: ArrayLike<number>): number[] {
+  // sized once: a run holds millions of chunk times, and a grown array keeps spare room
+  const out = new Array<number>(gaps.length + 1);
+  out[0] = firstT;
   let t = firstT;
-  for (const g of gaps) {
-    t += g;
-    out.push(t);
+  for (let k = 0; k < gaps.length; k++) {
+    t += gaps[k];
+    out[k + 1] = t;
   }
   return out;
 }

@@ -18,7 +18,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { firstChunkT, lastChunkT, none, some, successful, type Maybe } from '../base/definitions.ts';
-import { weightedMean, weightedPercentile } from '../../stats/percentile.ts';
+import { weightedMean, weightedPercentiles } from '../../stats/percentile.ts';
 import { overlapping } from '../../stats/windows.ts';
 
 /** GuideLLM output_tokens: server usage (prefer_response_metrics), else token_iterations (content lines). */
@@ -98,11 +98,12 @@ const GUIDELLM_PERCENTS = [0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9];
 
 function weighted(values: number[], weights: number[], weighting: WeightedSummary['weighting']): WeightedSummary {
   const percentiles: Record<string, number | null> = {};
-  for (const p of GUIDELLM_PERCENTS) percentiles[String(p)] = values.length ? weightedPercentile(values, p / 100, weights) : null;
+  const q = values.length ? weightedPercentiles(values, [...GUIDELLM_PERCENTS.map((p) => p / 100), 0.5], weights) : null;
+  GUIDELLM_PERCENTS.forEach((p, j) => (percentiles[String(p)] = q ? q[j] : null));
   return {
     n: values.length,
     mean: values.length ? weightedMean(values, weights) : null,
-    median: values.length ? weightedPercentile(values, 0.5, weights) : null,
+    median: q ? q[GUIDELLM_PERCENTS.length] : null,
     percentiles,
     weighting,
   };

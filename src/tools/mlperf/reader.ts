@@ -137,6 +137,9 @@ export function importMlperfDetail(file: string, input: ResultInput, opts: Impor
     if (typeof t !== 'string') continue;
     for (const [key, v] of Object.entries(earlyStoppingNumbers(t, prefix))) reported[key] = reportedOf(v, mlperfKeyUnit(key));
   }
+  if (![...values.keys()].some((k) => k.startsWith('result_'))) {
+    fail(file, `holds ${n} MLLOG line${n === 1 ? '' : 's'} and no result_* entry: LoadGen logs its results at the end of a run, so this log is cut off or the run did not finish`);
+  }
   const scenario = values.get('effective_scenario') ?? values.get('requested_scenario');
   const qps = values.get('effective_target_qps');
   const version = values.get('loadgen_version');
@@ -180,6 +183,12 @@ export function importMlperfSummary(file: string, input: ResultInput, opts: Impo
   noEntry(r, opts);
   const body = stripBom(input.text());
   if (!/MLPerf Results Summary/.test(body)) r.fail(`not an mlperf_log_summary.txt: no "MLPerf Results Summary" header${seen.looksLike}`);
+  // LoadGen ends every line; a last line without its end was cut off, and a number in it may have lost digits
+  const lines = body.split(/\r?\n/);
+  const last = lines[lines.length - 1];
+  if (last.trim() !== '' && /:\s*\S/.test(last)) {
+    r.fail(`the file ends inside line ${lines.length} ("${last.trim().slice(0, 60)}") without a line end: it looks cut off, and its value may have lost digits; use the complete file`);
+  }
   const reported: Record<string, Reported> = {};
   const settings: Record<string, string> = {};
   // "TTFT Early Stopping Result:" and "TPOT Early Stopping Result:" open sections whose lines have the same shape

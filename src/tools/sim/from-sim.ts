@@ -26,7 +26,8 @@ export function fromSimResult(result: SimResult, opts: FromSimOptions = {}): Ben
   for (let i = 0; i < result.n; i++) {
     const a = tt.offsets[i];
     const b = tt.offsets[i + 1];
-    const chunk = Array.from(tt.times.subarray(a, b));
+    const chunk = new Array<number>(b - a);
+    for (let k = a; k < b; k++) chunk[k - a] = tt.times[k];
     records[i] = {
       dueT: result.dueT[i],
       sendT: result.sendT[i],

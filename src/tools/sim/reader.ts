@@ -7,6 +7,7 @@ import { UserError } from '../../errors.ts';
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import type { Imported, ImportOptions } from '../base/result.ts';
 import { stripBom } from '../base/json-text.ts';
+import { CLOCK_PRECISION, MAX_CLOCK_S } from '../base/reading.ts';
 import type { ResultInput } from '../base/input.ts';
 
 type Obj = Record<string, unknown>;
@@ -81,6 +82,12 @@ export function simResultJsonToRun(json: unknown, path: string): BenchmarkRun {
   const npre = isNumArray(q.npre) ? q.npre : null;
   const isl = isNumArray(q.isl) && q.isl.length === n ? q.isl : null;
   const osl = isNumArray(q.osl) && q.osl.length === n ? q.osl : null;
+  if (osl) {
+    for (let i = 0; i < n; i++) {
+      const k = (tt[i] as number[]).length;
+      if (osl[i] < k) throw new UserError(`${path}: requests.osl[${i}] = ${osl[i]} is smaller than the ${k} token times of request ${i}: each output token has one time; the file is inconsistent`);
+    }
+  }
   const records: RequestRecord[] = [];
   for (let i = 0; i < n; i++) {
     const c = tt[i] as number[];
@@ -153,6 +160,7 @@ function checkTimes(path: string, due: number[], send: number[], first: number[]
     for (let i = 0; i < xs.length; i++) {
       if (!Number.isFinite(xs[i])) bad(`requests.${name}[${i}] = ${xs[i]} is not a finite time`);
       if (xs[i] < 0) bad(`requests.${name}[${i}] = ${xs[i]} is negative; times are seconds from the start of the run, ≥ 0`);
+      if (xs[i] > MAX_CLOCK_S) bad(`requests.${name}[${i}] = ${xs[i]} s: ${CLOCK_PRECISION}`);
     }
   }
   for (let i = 0; i < send.length; i++) {
@@ -166,6 +174,8 @@ function checkTimes(path: string, due: number[], send: number[], first: number[]
       if (k > 0 && c[k] < c[k - 1]) bad(`requests.token_times[${i}][${k}] = ${c[k]} is before token_times[${i}][${k - 1}] = ${c[k - 1]}: token times must not decrease`);
     }
     if (c[0] < send[i]) bad(`requests.token_times[${i}][0] = ${c[0]} is before send_t[${i}] = ${send[i]}`);
+    // the simulator writes first_t as the first token's time: a file where they differ was edited, and one of them is wrong
+    if (first[i] !== c[0]) bad(`requests.first_t[${i}] = ${first[i]} but token_times[${i}][0] = ${c[0]}: first_t is the first token's time; the file is inconsistent (edited, or not written by \`stopwatches simulate --tokens\`)`);
     if (c[c.length - 1] > finish[i] + 1e-9) bad(`requests.token_times[${i}] ends at ${c[c.length - 1]}, after finish_t[${i}] = ${finish[i]}`);
   }
 }

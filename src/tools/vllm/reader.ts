@@ -26,7 +26,9 @@
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import type { ResultInput } from '../base/input.ts';
 import {
+  CLOCK_PRECISION,
   CONSISTENCY_TOLERANCE,
+  MAX_CLOCK_S,
   chunkTimesFromGaps,
   collectReported,
   isObject,
@@ -123,6 +125,7 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
   for (let i = 0; i < n; i++) {
     const sendT = r.number(starts[i], `start_times[${i}]`);
     if (sendT < 0) r.fail(`start_times[${i}] = ${sendT} is negative; perf_counter times are ≥ 0`);
+    if (sendT > MAX_CLOCK_S) r.fail(`start_times[${i}] = ${sendT} s: ${CLOCK_PRECISION}`);
     const err = errors ? errors[i] : '';
     const ok = err === '' || err === null;
     const queue = queueTimes ? r.duration(queueTimes[i], `queue_times[${i}]`) : null;
