@@ -17,6 +17,7 @@ import { closedPoint, openRun } from '../experiments/lib/sweep.ts';
 import { createRng } from '../src/rng/index.ts';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
 import { linearPercentile, mean } from '../src/stats/index.ts';
+import { formatPlain } from '../src/format/value.ts';
 import requestCount from '../experiments/request-count.ts';
 import allAtOnce from '../experiments/all-at-once.ts';
 import openClosed from '../experiments/open-closed.ts';
@@ -121,7 +122,19 @@ describe('explorer inputs', () => {
     expect(bad({ client: 'open', rate: Infinity }).rate).toBeUndefined();
     expect(bad({ warmup: 640 }).warmup).toMatch(/at least one request/);
     expect(bad({ lengths: 'vllm', ratio: 1 }).ratio).toMatch(/vLLM range ratio/);
-    expect(bad({ etaCompute: 0 }).etaCompute).toMatch(/fraction/);
+    expect(bad({ etaCompute: 0 }).etaCompute).toBe('compute efficiency must be from 0.01 to 1');
+  });
+
+  it('refuses values a double cannot run on: 1e-300 as a factor or an efficiency, 1e309 as a rate', () => {
+    expect(bad({ inflation: 1e-300 }).inflation).toBe('the Llama 2 factor must be from 0.1 to 10');
+    expect(bad({ etaCompute: 1e-300 }).etaCompute).toBe('compute efficiency must be from 0.01 to 1');
+    expect(bad({ etaMemory: 1e-300 }).etaMemory).toBe('bandwidth efficiency must be from 0.01 to 1');
+    // A numeral beyond a double is not `inf`: it reads as no number, which the field refuses.
+    expect(parseValue('rate', '1e309')).toBeNaN();
+    expect(parseValue('rate', 'inf')).toBe(Infinity);
+    expect(bad({ client: 'open', rate: parseValue('rate', '1e309') as number }).rate).toMatch(/^the rate must be above 0/);
+    // The formatter writes what it cannot give 100 decimals to with an exponent, instead of throwing.
+    expect(formatPlain(1e-300)).toBe('1.00e-300');
   });
 
   it('refuses a KV pool too small for the longest request, saying how large it must be', () => {

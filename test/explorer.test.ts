@@ -284,6 +284,85 @@ describe('explorer in a browser', () => {
     expect(runs).toHaveLength(RUNS);
   });
 
+  it('values a double cannot run on are refused beside their field: a factor, efficiencies of 1e-300, a rate of 1e309', async () => {
+    const p = await open(url());
+    await finished(p, await runOf(p));
+    const before = await runOf(p);
+    const cases: [string, string, RegExp][] = [
+      ['inflation', '1e-300', /^the Llama 2 factor must be from 0\.1 to 10$/],
+      ['etaCompute', '1e-300', /^compute efficiency must be from 0\.01 to 1$/],
+      ['etaMemory', '1e-300', /^bandwidth efficiency must be from 0\.01 to 1$/],
+    ];
+    for (const [key, value, message] of cases) {
+      await p.fill(`#f-${key}`, value);
+      await p.waitForSelector(`#m-${key}:not([hidden])`);
+      expect(await p.textContent(`#m-${key}`)).toMatch(message);
+      await p.click('#run');
+      await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'invalid');
+      expect(await p.textContent('#status')).toMatch(/^Not run: one field needs fixing/);
+      await p.fill(`#f-${key}`, '0.5');
+      await p.waitForSelector(`#m-${key}`, { state: 'hidden' });
+    }
+    await p.selectOption('#f-client', 'open');
+    await p.fill('#f-rate', '1e309');
+    await p.waitForSelector('#m-rate:not([hidden])');
+    expect(await p.textContent('#m-rate')).toMatch(/^the rate must be above 0 and at most 100,000 requests per second, or inf/);
+    await p.click('#run');
+    await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'invalid');
+    expect(await runOf(p)).toBe(before);
+    // `inf` still means every request at once, and Run still works.
+    await p.fill('#f-rate', 'inf');
+    await p.waitForSelector('#m-rate', { state: 'hidden' });
+    await p.click('#run');
+    await finished(p, before + 1);
+    await p.close();
+  });
+
+  it('after a refused run, the press on Run is not lost when a message above it comes or goes (three ways)', async () => {
+    const p = await open(url());
+    await finished(p, await runOf(p));
+    const refuse = async () => {
+      await p.fill('#f-slots', '0');
+      await p.waitForSelector('#m-slots:not([hidden])');
+      await p.click('#run');
+      await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'invalid');
+    };
+    // The pointer is put on Run before the field is typed into, so the press follows the typing at once (as a hand does);
+    // a tall window holds the whole form, so typing into a field never scrolls the button away.
+    await p.setViewportSize({ width: 1280, height: 2400 });
+    const aimAtRun = async () => {
+      await p.$eval('#run', (e) => e.scrollIntoView({ block: 'center' }));
+      const r = (await (await p.$('#run'))!.boundingBox())!;
+      await p.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+    };
+    const press = async (holdMs: number) => {
+      await p.mouse.down();
+      if (holdMs) await p.waitForTimeout(holdMs);
+      await p.mouse.up();
+    };
+    // 1. The field is fixed and Run pressed at once: leaving the field (change) hides its message during the press.
+    await refuse();
+    let before = await runOf(p);
+    await aimAtRun();
+    await p.fill('#f-slots', '64');
+    await press(0);
+    await finished(p, before + 1);
+    // 2. A slow press: the debounced refresh of the typing lands while the button is held.
+    await refuse();
+    before = await runOf(p);
+    await aimAtRun();
+    await p.fill('#f-slots', '64');
+    await press(400);
+    await finished(p, before + 1);
+    // 3. A message appears during the press (a bad value typed, then Run): the press is a refused run, not lost.
+    await aimAtRun();
+    await p.fill('#f-requests', '600000');
+    await press(400);
+    await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'invalid');
+    expect(await p.textContent('#status')).toMatch(/Not run: one field needs fixing \(Requests\)/);
+    await p.close();
+  });
+
   it('made no request to another origin, no failed request and no console error', () => {
     expect(watches.length).toBeGreaterThan(0);
     expect(watches.flatMap((w) => w.foreign)).toEqual([]);

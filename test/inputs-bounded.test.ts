@@ -55,6 +55,7 @@ describe('a pipe is read once', () => {
       // a real pipe, as a shell makes it
       const r = spawnSync('sh', ['-c', `cat "test/fixtures/results/${f}" | "${process.execPath}" bin/stopwatches.mjs metrics /dev/stdin --json`], { cwd: ROOT });
       expect(r.status, r.stderr.toString()).toBe(0);
+      expect(r.stderr.toString()).toBe(''); // progress is for a terminal only
       const piped = JSON.parse(r.stdout.toString());
       const direct = JSON.parse(spawnSync(process.execPath, ['bin/stopwatches.mjs', 'metrics', join('test/fixtures/results', f), '--json'], { cwd: ROOT }).stdout.toString());
       expect(piped).toStrictEqual(direct);

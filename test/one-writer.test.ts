@@ -235,3 +235,29 @@ describe('stopwatches diff --md follows the writer', () => {
     expect(relative(root, join(root, 'a-folder'))).toBe('a-folder');
   });
 });
+
+describe('a failed write or read names the user\'s file, never a temp file, and says which it was', () => {
+  it('the writer reports the target, not its temp file', () => {
+    const d = tmp();
+    // A folder that cannot hold the temp file: ENOENT on the temp name, reported on the target.
+    const target = join(d, 'gone', 'r.json');
+    let err: NodeJS.ErrnoException | undefined;
+    try {
+      writeFileAtomicSync(target, 'x');
+    } catch (e) {
+      err = e as NodeJS.ErrnoException;
+    }
+    expect(err?.code).toBe('ENOENT');
+    expect(err?.path).toBe(target);
+    expect(err?.message).not.toContain('.tmp-');
+  });
+
+  it('a read failure is "cannot read", a write failure "cannot write", each with its fix', async () => {
+    const { describeFsError } = await import('../src/pipeline/fsutil.ts');
+    const d = tmp();
+    writeFileSync(join(d, 'corpus.txt'), 'x');
+    const errno = (code: string, syscall: string, path: string) => Object.assign(new Error(`${code}: ${syscall} '${path}'`), { code, syscall, path });
+    expect(describeFsError(errno('EACCES', 'scandir', join(d, 'corpora')), d)?.message).toBe('cannot read corpora: permission denied; make it readable (chmod u+r) or run as its owner (EACCES)');
+    expect(describeFsError(errno('EACCES', 'open', join(d, 'new.json.tmp-1-ab')), d)?.message).toBe('cannot write new.json: permission denied; make it writable (chmod -R u+w) or run as its owner (EACCES)');
+  });
+});

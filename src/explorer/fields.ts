@@ -53,6 +53,9 @@ export const BLOCK_SIZE = defaultServerConfig().blockSize;
 /** Requests a run may have at most: more take too long and too much memory in a browser tab. */
 export const MAX_REQUESTS = 500_000;
 
+/** The least compute or bandwidth efficiency a run may assume (a share of the peak). */
+export const MIN_EFFICIENCY = 0.01;
+
 export const fmtInt = (v: number): string => String(v).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 interface FieldBase<K extends Key> {
@@ -185,11 +188,12 @@ const LIST = [
   },
   {
     key: 'etaCompute', label: 'Compute efficiency', group: 'server', kind: 'number', mode: 'decimal', unit: 'of peak', initial: () => cfg.hw.etaCompute,
-    min: 0, aboveMin: true, max: 1, what: 'compute efficiency', errors: /etaCompute/,
+    // Below 1% of peak a step takes a hundred times its roofline time; far below, the times leave what a double holds exactly.
+    min: MIN_EFFICIENCY, max: 1, what: 'compute efficiency', errors: /etaCompute/,
   },
   {
     key: 'etaMemory', label: 'Bandwidth efficiency', group: 'server', kind: 'number', mode: 'decimal', unit: 'of peak', initial: () => cfg.hw.etaMemory,
-    min: 0, aboveMin: true, max: 1, what: 'bandwidth efficiency', errors: /etaMemory/,
+    min: MIN_EFFICIENCY, max: 1, what: 'bandwidth efficiency', errors: /etaMemory/,
   },
   {
     key: 'stepOverheadMs', label: 'Step overhead', group: 'server', kind: 'number', mode: 'decimal', unit: 'ms', initial: () => cfg.hw.stepOverheadS * 1000,
@@ -197,7 +201,8 @@ const LIST = [
   },
   {
     key: 'inflation', label: 'LLMPerf Llama 2 factor', group: 'definitions', kind: 'number', mode: 'decimal', unit: '×', hint: 'Llama 2 tokens per model token',
-    initial: (inflation) => inflation, min: 0, aboveMin: true, max: 10, what: 'the Llama 2 factor',
+    // Tokenizers differ by tens of percent, not by orders of magnitude: a factor outside 0.1–10 is a typo.
+    initial: (inflation) => inflation, min: 0.1, max: 10, what: 'the Llama 2 factor',
   },
 ] satisfies FieldDef[];
 

@@ -287,12 +287,36 @@ function applyUrl(): boolean {
   return found;
 }
 
+// While the pointer is down on Run, the form is not laid out anew: a message that appears or goes
+// (the field just left fires `change`, a debounced `input` lands) would move the button from under
+// the pointer, and the press would end on another element: no click. The refresh waits for the release.
+let pressing = false;
+let deferred = false;
+function refreshUnlessPressing(): void {
+  if (pressing) deferred = true;
+  else refresh();
+}
+$('#run').addEventListener('pointerdown', () => {
+  pressing = true;
+});
+const release = () => {
+  if (!pressing) return;
+  pressing = false;
+  // After the click this release leads to (which refreshes as it starts the run), or alone when the press ended elsewhere.
+  if (deferred) window.setTimeout(() => {
+    deferred = false;
+    if (!pressing) refresh();
+  }, 0);
+};
+window.addEventListener('pointerup', release, true);
+window.addEventListener('pointercancel', release, true);
+
 let debounce: number | undefined;
 $('#explorer-form').addEventListener('input', () => {
   clearTimeout(debounce);
-  debounce = window.setTimeout(refresh, 120);
+  debounce = window.setTimeout(refreshUnlessPressing, 120);
 });
-$('#explorer-form').addEventListener('change', () => refresh());
+$('#explorer-form').addEventListener('change', () => refreshUnlessPressing());
 $('#explorer-form').addEventListener('submit', (e) => {
   e.preventDefault();
   clearTimeout(debounce);

@@ -48,7 +48,9 @@ export function parseValue(k: Key, text: string): Params[Key] {
   const t = text.trim().replace(/[,_\s]/g, '');
   if (f.infinite && /^(inf|infinity|∞)$/i.test(t)) return Infinity;
   if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return NaN;
-  return Number(t);
+  // A numeral beyond a double (1e309) is not infinity: only `inf` says that, so it is refused like any other bad value.
+  const x = Number(t);
+  return Number.isFinite(x) ? x : NaN;
 }
 
 /** The URL query of a configuration (active fields only, in a fixed order). */

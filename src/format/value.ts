@@ -54,6 +54,8 @@ export function formatPlain(v: number, digits?: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
   const d = digits ?? autoDigits(v);
+  // toFixed takes at most 100 places: a value that small (1e-300) is written with an exponent.
+  if (d > 100) return `${v < 0 ? '−' : ''}${Math.abs(v).toPrecision(DEFAULT_SIGNIFICANT)}`;
   let s = Math.abs(roundDecimal(v, d)).toFixed(d);
   // Rounding can turn 99.96 into 100.0 at one decimal: re-derive the digits.
   if (digits === undefined) {

@@ -132,17 +132,28 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     if (opts.syncDir) syncDirOf(land.path);
   } catch (err) {
     await rm(tmp, { force: true });
-    throw err;
+    throw namingTarget(err, tmp, land.path);
   } finally {
     inFlight.delete(tmp);
   }
+}
+
+/** A failure on the temp file is reported on the file the caller named: a temp name means nothing to the user. */
+function namingTarget(err: unknown, tmp: string, target: string): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e === 'object' && e.path === tmp) {
+    e.path = target;
+    if (typeof e.message === 'string') e.message = e.message.split(tmp).join(target);
+  }
+  return err;
 }
 
 /**
  * writeFileAtomic for synchronous callers (a command writing its one result,
  * a manifest, a report): the same rule, temp file, fsync and rename. `data` may
  * be chunks, written as they come, so a large result is never one string. The
- * folder must exist. Throws the file-system error as it is, with nothing left behind.
+ * folder must exist. Throws the file-system error, naming the target (never the temp
+ * file), with nothing left behind.
  */
 export function writeFileAtomicSync(target: string, data: string | Uint8Array | Iterable<string>, opts: AtomicOptions = {}): void {
   const land = landingOf(target);
@@ -161,7 +172,7 @@ export function writeFileAtomicSync(target: string, data: string | Uint8Array | 
   } catch (err) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
-    throw err;
+    throw namingTarget(err, tmp, land.path);
   }
 }
 

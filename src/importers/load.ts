@@ -21,8 +21,11 @@ import { readSqliteTables } from './sqlite.ts';
 /** The most read from a pipe or device (it cannot be read twice, so it is held), and the largest SQLite database. */
 export const MAX_STREAM_BYTES = MAX_TEXT_BYTES;
 
+/** Told, as a file is read, how many of its bytes have been read so far (null: the pass ended). */
+export type ReadProgress = (bytesRead: number | null, bytes: number) => void;
+
 /** A regular file as an input: its head read now, the rest streamed on each pass. */
-function fileInput(path: string): ResultInput {
+function fileInput(path: string, progress?: ReadProgress): ResultInput {
   const f = openForReading(path);
   let head = '';
   try {
@@ -43,10 +46,16 @@ function fileInput(path: string): ResultInput {
         return;
       }
       const g = openForReading(path);
+      let read = 0;
       try {
-        yield* readPieces(path, g.fd, 0);
+        for (const piece of readPieces(path, g.fd, 0)) {
+          read += piece.length; // characters: bytes for the ASCII these files are
+          progress?.(Math.min(read, size), size);
+          yield piece;
+        }
       } finally {
         closeSync(g.fd);
+        progress?.(null, size);
       }
     },
     text() {
@@ -67,10 +76,10 @@ function sqlWasm(): Buffer {
 }
 
 /** A result file opened once: an SQLite database's tables, or the input every other reader takes. */
-export async function openResult(path: string): Promise<{ tables: SqliteTables } | { input: ResultInput }> {
+export async function openResult(path: string, progress?: ReadProgress): Promise<{ tables: SqliteTables } | { input: ResultInput }> {
   const f = openForReading(path);
   closeSync(f.fd);
-  if (f.regular && !isSqlite(readFirstBytes(path, 16))) return { input: fileInput(path) };
+  if (f.regular && !isSqlite(readFirstBytes(path, 16))) return { input: fileInput(path, progress) };
   const bytes = readBoundedBytes(path, MAX_STREAM_BYTES, f.regular ? 'an SQLite database' : 'the input');
   if (isSqlite(bytes)) return { tables: await readSqliteTables(path, bytes, sqlWasm()) };
   return { input: textInput(path, bytes.toString('utf8')) };
@@ -90,8 +99,8 @@ export async function importResultFile(path: string, opts: ImportOptions = {}): 
 }
 
 /** Open a file once and prepare it for `stopwatches metrics`. */
-export async function loadMetricsInput(path: string, opts: { format?: string; entry?: number }): Promise<MetricsInput> {
-  const o = await openResult(path);
+export async function loadMetricsInput(path: string, opts: { format?: string; entry?: number }, progress?: ReadProgress): Promise<MetricsInput> {
+  const o = await openResult(path, progress);
   return 'tables' in o ? metricsInputFromTables(path, o.tables, opts) : metricsInput(path, o.input, opts);
 }
 

@@ -27,7 +27,7 @@ export function canonicalJson(value: unknown, path = '$'): string {
       return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k], `${path}.${k}`)}`).join(',')}}`;
     }
     default:
-      throw new TypeError(`${path} is a ${typeof value}; only JSON values are allowed`);
+      throw new TypeError(`${path} is ${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`}; only JSON values are allowed`);
   }
 }
 

@@ -134,7 +134,7 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 20 ? v.slice(0, 20) + '…' : v)}`;
   if (typeof v === 'number') return String(v);
-  return `a ${typeof v}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /** Edit distance (insertions, deletions, substitutions, swaps of neighbours) between two field names. */

@@ -154,7 +154,7 @@ export function typeName(v: Json | undefined): string {
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
-  return `a ${typeof v}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /**
