@@ -84,7 +84,11 @@ describe('metrics --to br-v0.2.1', () => {
     expect(brProblem(doc)).toBeNull();
     expect(doc.results.request_performance.aggregate.latency.time_per_output_token.units).toBe('s/token');
     expect(doc.results.profiling.stopwatches.source.format).toBe('inference-perf-requests');
-    expect(doc.results.profiling.stopwatches.audit).toMatch(/not run/);
+    // the audit's findings ride along in the free-form metadata, the same as `stopwatches audit --json` gives
+    const audit = JSON.parse((await runCli(['audit', perRequest, '--json'])).out);
+    expect(doc.results.profiling.stopwatches.audit.findings.map((f: { id: string }) => f.id)).toEqual(audit.findings.map((f: { id: string }) => f.id));
+    expect(doc.results.profiling.stopwatches.audit.findings.map((f: { verdict: string }) => f.verdict)).toEqual(audit.findings.map((f: { verdict: string }) => f.verdict));
+    expect(doc.results.profiling.stopwatches.audit.clauses).toEqual(audit.clauses);
     // the numbers are inference-perf's definitions on the file's records: the same as its rows in `metrics --json`
     const rows = JSON.parse((await runCli(['metrics', perRequest, '--json'])).out).rows as { tool: string; metric: string; value: number }[];
     const row = (m: string) => rows.find((x) => x.tool === 'inference-perf' && x.metric === m)!.value;

@@ -33,6 +33,27 @@ describe('stopwatches metrics on real tools’ result files', () => {
     expect(JSON.parse(r.out).format).toBe(format);
   });
 
+  it('AIPerf CSV of Oct 2025 (no sum column, CRLF): the same reader, that version named', async () => {
+    const r = await cli(['metrics', join(FIX, 'aiperf-oct2025_profile_export_aiperf.csv'), '--json']);
+    expect(r.code, r.err).toBe(0);
+    const o = JSON.parse(r.out);
+    expect(o.format).toBe('aiperf-csv');
+    expect(o.version).toMatch(/without a sum column \(Oct 2025\)/);
+    // the file's lines: Time to First Token (ms) avg 2343.22; Request Count 89.00; Error Request Count 11.00
+    expect(o.reported['time_to_first_token.avg']).toEqual({ value: expect.closeTo(2.34322, 12), unit: 's', written: { value: 2343.22, unit: 'ms' } });
+    expect(o.completed).toEqual({ key: 'Request Count', value: 89, unit: 'requests' });
+    expect(o.failures).toEqual({ error: 11 });
+  });
+  it('GenAI-Perf profile_export_genai_perf.json (json_exporter.py: AIPerf’s metric objects, GenAI-Perf’s config) is named GenAI-Perf', async () => {
+    const doc = { request_latency: { unit: 'ms', avg: 91.2, p99: 149.0, p50: 92.6 }, request_throughput: { unit: 'requests/sec', avg: 10.95 }, time_to_first_token: { unit: 'ms', avg: 5.96 }, input_config: { model_names: ['gpt2'], perf_analyzer: {}, endpoint: {}, input: {}, output: {}, tokenizer: {}, subcommand: 'profile' } };
+    const p = join(mkdtempSync(join(tmpdir(), 'sw-gp-')), 'profile_export_genai_perf.json');
+    writeFileSync(p, JSON.stringify(doc));
+    const r = await cli(['metrics', p, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const o = JSON.parse(r.out);
+    expect(o.version).toMatch(/^GenAI-Perf aggregate export/);
+    expect(o.reported['request_latency.avg']).toEqual({ value: expect.closeTo(0.0912, 12), unit: 's', written: { value: 91.2, unit: 'ms' } });
+  });
   it('GenAI-Perf profile_export.json (built from perf_analyzer’s writer): content responses only, as GenAI-Perf keeps them', async () => {
     const r = await cli(['metrics', join(FIX, 'genai-perf_profile_export.json'), '--json']);
     expect(r.code, r.err).toBe(0);

@@ -58,7 +58,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: 'tools: the registry', paths: ['src/tools/registry.ts'] },
   { name: 'over the registry: detection, agreement, the report, Tables 1 and 2', paths: ['src/importers/', 'src/metrics/'] },
   { name: 'tokenizers, experiments and the pipeline', paths: ['src/tokens/', 'src/outline.ts', 'src/figure-style.ts', 'experiments/', 'src/pipeline/', 'src/published.ts', 'src/format/', 'src/published-row/', 'src/claims/', 'src/audit/'] },
-  { name: 'site and explorer', paths: ['src/site/', 'src/explorer/', 'src/article/', 'src/components/', 'src/layouts/', 'src/pages/', 'src/styles/'] },
+  { name: 'site and explorer', paths: ['src/site/', 'src/explorer/', 'src/audit-page/', 'src/article/', 'src/components/', 'src/layouts/', 'src/pages/', 'src/styles/'] },
   { name: 'commands', paths: ['src/commands/'] },
   { name: 'CLI', paths: ['src/cli.ts'] },
 ];

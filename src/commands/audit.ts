@@ -1,12 +1,15 @@
 /**
- * `stopwatches audit FILE… [--format F] [--entry N] [--json]`: the paper's
+ * `stopwatches audit FILE… [--format F] [--entry N] [--json] [--html OUT]`: the paper's
  * pitfalls judged on the user's own result files (src/audit/). Each file is
  * read once and recognised once, as `stopwatches metrics` reads it; a file
  * holding several runs is audited run by run (each entry read again: the
  * file is streamed, not held). The exit status is 0 whatever
  * the audit finds; a file that cannot be read is one line and status 2.
+ * --html writes the findings, the clauses and the figures as one
+ * self-contained page (src/audit/html.ts), atomically.
  */
 import type { Command } from 'commander';
+import { fsErrorLine, UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
 
 const HELP_AFTER = `
@@ -31,21 +34,25 @@ export function register(program: Command): void {
     .option('--format <name>', 'read every file as this format (default: detected per file)')
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, every readable run)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print the findings and clauses as JSON')
+    .option('--html <out.html>', 'also write one self-contained page (no network, opens from file://) with the findings, the clauses and the figures; a section per run')
     .addHelpText('after', HELP_AFTER)
-    .action(async (files: string[], opts: { format?: string; entry?: number; json?: boolean }) => {
+    .action(async (files: string[], opts: { format?: string; entry?: number; json?: boolean; html?: string }) => {
       const { loadImported } = await import('../importers/load.ts');
-      const { auditRun, formatAudit } = await import('../audit/index.ts');
-      const reports = [];
-      for (const file of files) {
-        const res = await loadImported(file, opts);
-        if (res.runs && opts.entry === undefined) {
-          for (const r of res.runs) {
-            if (r.unreadable) continue;
-            const one = await loadImported(file, { format: opts.format, entry: r.index });
-            reports.push(auditRun(`${file} [--entry ${r.index}]`, one.format, one));
-          }
-        } else {
-          reports.push(auditRun(file, res.format, res));
+      const { formatAudit } = await import('../audit/index.ts');
+      const { auditFile } = await import('../audit/file.ts');
+      const audited = [];
+      for (const file of files) audited.push(...(await auditFile(file, (entry) => loadImported(file, { format: opts.format, entry: entry ?? opts.entry }), opts.entry)));
+      const reports = audited.map((a) => a.report);
+      if (opts.html !== undefined) {
+        const { auditPage } = await import('../audit/html.ts');
+        const { writeFileAtomic } = await import('../fs/atomic.ts');
+        const { parseHTML } = await import('linkedom');
+        const { document } = parseHTML('<!doctype html><html><body></body></html>');
+        const page = auditPage(audited, document as unknown as Document);
+        try {
+          await writeFileAtomic(opts.html, page);
+        } catch (err) {
+          throw new UserError(`cannot write the page: ${fsErrorLine(err, opts.html) ?? `${opts.html}: ${(err as Error).message}`}`);
         }
       }
       if (opts.json) {

@@ -1,6 +1,7 @@
 /**
  * `stopwatches metrics FILE --to br-v0.2.1 OUT`: the I/O around the llm-d
- * report writer (src/tools/llm-d/writer.ts). The report is built and checked
+ * report writer (src/tools/llm-d/writer.ts), with the audit's findings in its
+ * profiling metadata. The report is built and checked
  * against the schema's rules before anything is written; OUT is replaced
  * atomically (temp file, fsync, rename), and only if it is a regular file or
  * does not exist yet, never the input itself.
@@ -11,6 +12,7 @@ import { fsErrorLine, UserError } from '../errors.ts';
 import { writeFileAtomicSync } from '../fs/atomic.ts';
 import { sha256File } from '../fs/hash.ts';
 import type { MetricsInput } from '../importers/metrics-input.ts';
+import { auditRun } from '../audit/index.ts';
 import { benchmarkReport, serializeReport } from '../tools/llm-d/writer.ts';
 
 /** Writes the report and returns the line to print. */
@@ -28,8 +30,7 @@ export function writeBenchmarkReport(file: string, out: string, input: MetricsIn
   }
   if (st && !st.isFile()) throw new UserError(`${out}: is not a regular file (${st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symbolic link' : 'a device, pipe or socket'}); give the path of a file to write`);
   if (st && realpathSync(out) === realpathSync(resolve(file))) throw new UserError(`${out}: is the input file; give another path for the report`);
-  // Audit extension point: src/audit is not on main yet; once it is, pass auditRun(...)'s findings here.
-  const report = benchmarkReport(input, { name: file, sha256: sha256File(file) }, null);
+  const report = benchmarkReport(input, { name: file, sha256: sha256File(file) }, auditRun(file, input.format, input.imported));
   try {
     writeFileAtomicSync(out, serializeReport(report, as), { ...(st ? { mode: st.mode } : {}), syncDir: true });
   } catch (err) {

@@ -30,6 +30,8 @@ export interface MetricsInput {
   completed?: ImportResult['completed'];
   agreement: Agreement[];
   runs?: RunEntry[];
+  /** What the reader returned, for the commands that go on from it (the audit). */
+  imported: ImportResult;
 }
 
 export function metricsInput(path: string, source: string | ResultInput, opts: { format?: string; entry?: number }): MetricsInput {
@@ -60,6 +62,7 @@ function fromImport(res: ImportResult): MetricsInput {
   if (lacks.includes('chunkTimes') && !lacks.includes('lastToken') && !res.run.records.some((r) => r.ok && r.lastTokenT != null)) lacks.push('lastToken');
   return {
     run: res.run,
+    imported: res,
     format: res.format,
     version: res.version,
     ...(res.definitions ? { definitions: res.definitions } : {}),

@@ -13,6 +13,7 @@ export const NAV: NavItem[] = [
   { file: 'constants.html', label: 'Constants', description: 'The constants of the simulated server, with units, sources and grades.' },
   { file: 'definitions.html', label: 'Definitions', description: 'The seven tools’ metric definitions and the flags that make their numbers comparable.' },
   { file: 'explorer.html', label: 'Explorer', description: 'Run the simulated server in your browser: change the client, the lengths and the server, and watch the stopwatches disagree.' },
+  { file: 'audit.html', label: 'Audit a run', description: 'Check your own benchmark result file for the article’s pitfalls, in your browser: nothing is uploaded.' },
   { file: 'references.html', label: 'References', description: 'Sources cited on this site.' },
   { file: 'rebuild.html', label: 'Rebuild', description: 'How to rebuild this site from source and what the tests verify.' },
 ];

@@ -323,6 +323,17 @@ const AGG_UNITS: Record<string, KeyUnit> = {
 /** The statistics of one aggregate metric that are reported, in this order (AIPerf writes p1 … p99, min, max, std, count, sum). */
 const AGG_STATS = ['avg', 'p50', 'p90', 'p99'];
 
+/**
+ * GenAI-Perf writes the same `{tag: {unit, avg, p…}}` objects
+ * (perf_analyzer genai-perf/genai_perf/export_data/json_exporter.py @263c5f6e),
+ * told apart by its config: sections `perf_analyzer`, `model_names` (later
+ * versions) or its flat CLI arguments `service_kind`, `profile_export_file`
+ * (0.0.x); AIPerf's has `endpoint`, `input`, `loadgen`, `cli_command`.
+ */
+function isGenaiPerfConfig(c: Json | undefined): boolean {
+  return isObject(c) && ['perf_analyzer', 'model_names', 'service_kind', 'profile_export_file'].some((k) => k in c);
+}
+
 function parseWhole(body: string): JsonObject | null {
   try {
     return asObject(parsePythonJson(body));
@@ -372,7 +383,9 @@ function importAggregate(r: Reader, doc: JsonObject): Imported {
   return {
     file: r.file,
     format: 'aiperf',
-    version: `AIPerf${typeof doc.aiperf_version === 'string' ? ` ${doc.aiperf_version}` : ''} aggregate export (profile_export_aiperf.json${typeof doc.schema_version === 'string' ? `, schema ${doc.schema_version}` : ''})`,
+    version: isGenaiPerfConfig(doc.input_config)
+      ? 'GenAI-Perf aggregate export (profile_export_genai_perf.json: the same metric objects, AIPerf’s predecessor)'
+      : `AIPerf${typeof doc.aiperf_version === 'string' ? ` ${doc.aiperf_version}` : ''} aggregate export (profile_export_aiperf.json${typeof doc.schema_version === 'string' ? `, schema ${doc.schema_version}` : ''})`,
     run: { records: [], source: AIPERF_SOURCE, maxConcurrency: typeof cfg.concurrency === 'number' ? cfg.concurrency : null, requestRate: null, startT: 0, endT: 0 },
     missing: ['aggregates only (profile_export_aiperf.json): no definition can be recomputed; the per-request profile_export.jsonl of the same run can be'],
     lacks: ['records', 'timeline', 'schedule', 'chunkTimes', 'chunkTokens', 'firstToken', 'inputTokens', 'outputTokens', 'runWindow'],

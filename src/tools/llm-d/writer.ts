@@ -29,12 +29,15 @@ import {
 import { brProblem, type BenchmarkReportV021, type BrStatistics, type BrUnit } from './schema.ts';
 
 /**
- * The audit's findings on the run, placed in the report beside our numbers.
- * EXTENSION POINT: `src/audit` (issue 23) is not on main yet; the command
- * passes null and the report says the audit was not run. Once it lands, the
- * command passes `auditRun(...)`'s findings here.
+ * The audit's findings on the run (src/audit, `stopwatches audit`), placed in
+ * the report's free-form profiling metadata beside our numbers, so a reader of
+ * the report sees the pitfalls with the recomputation. Typed loosely here: the
+ * audit sits above the tools, and the report only carries what it is given.
  */
-export type AuditFindings = readonly unknown[] | null;
+export interface AuditFindings {
+  findings: readonly { id: string; verdict: string; message: string; numbers: Readonly<Record<string, unknown>> }[];
+  clauses: Readonly<Record<string, string>>;
+}
 
 export interface ReportSource {
   /** The file's name as given (its base name goes into the report: no machine paths). */
@@ -131,7 +134,7 @@ export function benchmarkReport(res: ReportInput, source: ReportSource, audit: A
           agreement: agreementLines(res.agreement),
           missing: res.missing,
           notes: res.notes,
-          audit: audit === null ? 'not run: this build of stopwatches has no audit' : audit,
+          audit: { findings: audit.findings, clauses: audit.clauses },
         },
       },
     },
