@@ -5,13 +5,13 @@
  * remote entries never fail a build nor change a result; read-only runs write
  * nothing; writes never replace what is there.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs/atomic.ts';
 import { remoteFromConfig, type RemoteCache } from '../src/pipeline/remote/cache.ts';
-import { freePort, startNginx, startS3, type Nginx, type S3Server } from './helpers/servers.ts';
+import { filesUnder, freePort, nginxPerTest, startS3, type S3Server } from './helpers/servers.ts';
 import { generatedOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
 
 const make = tempRoots();
@@ -19,7 +19,7 @@ const make = tempRoots();
 const ALL_JOBS = 4;
 const remoteLine = (lines: string[]) => lines.find((l) => l.startsWith('remote cache '));
 const ran = (r: { experiments: { ran: number }[] }) => r.experiments.reduce((s, e) => s + e.ran, 0);
-const files = (dir: string): string[] => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort() : []);
+const files = filesUnder;
 
 let reference: Map<string, string>;
 beforeAll(async () => {
@@ -39,21 +39,7 @@ function expectReferenceOutputs(root: string) {
 }
 
 describe('HTTP remote cache (nginx WebDAV, Bazel layout)', () => {
-  let dir: string;
-  let nginx: Nginx;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'stopwatches-nginx-'));
-    nginx = await startNginx(dir);
-  });
-  afterAll(async () => {
-    await nginx?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  // Each test its own prefix on the server: no test sees another's entries.
-  let test = 0;
-  beforeEach(() => void test++);
-  const base = () => `${nginx.url}/t${test}`;
-  const data = () => join(nginx.data, `t${test}`);
+  const { base, data, server } = nginxPerTest('nginx');
   // No sample recomputed unless a test asks (`verify`): the counts of jobs run stay those of the cache alone.
   const remote = (write: boolean, url = base(), verify = 0) => remoteFromConfig({ url, write, verify }, {}) as RemoteCache;
 
@@ -133,7 +119,7 @@ describe('HTTP remote cache (nginx WebDAV, Bazel layout)', () => {
         // The local entry is written just before its upload: kill the server after the second one.
         writeCacheEntry: async (p, d) => {
           await writeFileAtomic(p, d);
-          if (++stored === 2) nginx.kill();
+          if (++stored === 2) server().kill();
         },
       },
     });
@@ -142,7 +128,7 @@ describe('HTTP remote cache (nginx WebDAV, Bazel layout)', () => {
     expect(remoteLine(build.lines)).toMatch(/unavailable, continued without it/);
     expectReferenceOutputs(writer.root);
 
-    await nginx.restart();
+    await server().restart();
     const fresh = make();
     const after = await fresh.run({ remote: remote(false) });
     // The first job's upload finished before the kill (the second is still computing by then).

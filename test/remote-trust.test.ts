@@ -8,8 +8,8 @@
  * size its header gives, and a server slower than recomputing is dropped
  * within the build's time budget.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../src/errors.ts';
@@ -17,13 +17,13 @@ import { remoteFromConfig, type RemoteCache } from '../src/pipeline/remote/cache
 import { httpStore, TooLarge } from '../src/pipeline/remote/store.ts';
 import { workerCount } from '../src/pipeline/runner.ts';
 import { DEFAULT_JOB_ESTIMATE_MS } from '../src/pipeline/shard.ts';
-import { startNginx, startS3, type Nginx, type S3Server } from './helpers/servers.ts';
+import { filesUnder, nginxPerTest, startNginx, startS3, type Nginx, type S3Server } from './helpers/servers.ts';
 import { generatedOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
 
 const make = tempRoots();
 const ALL_JOBS = 4;
 const ran = (r: { experiments: { ran: number }[] }) => r.experiments.reduce((s, e) => s + e.ran, 0);
-const files = (dir: string): string[] => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort() : []);
+const files = filesUnder;
 
 let reference: Map<string, string>;
 beforeAll(async () => {
@@ -65,20 +65,7 @@ function expectReferenceOutputs(root: string) {
 }
 
 describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
-  let dir: string;
-  let nginx: Nginx;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'stopwatches-trust-'));
-    nginx = await startNginx(dir);
-  });
-  afterAll(async () => {
-    await nginx?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  let test = 0;
-  beforeEach(() => void test++);
-  const base = () => `${nginx.url}/t${test}`;
-  const data = () => join(nginx.data, `t${test}`);
+  const { base, data, server } = nginxPerTest('trust');
   const remote = (write: boolean, verify: number) => remoteFromConfig({ url: base(), write, verify }, {}) as RemoteCache;
 
   it('passes the integrity checks, so without a sample it is used (what the README warns of)', async () => {

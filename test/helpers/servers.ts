@@ -4,9 +4,11 @@
  * S3-compatible server. `.ci/run` installs nginx; s3rver is a dev dependency.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export const NGINX = '/usr/sbin/nginx';
 
@@ -132,4 +134,29 @@ export async function startS3(dir: string, bucket: string): Promise<S3Server> {
     env: { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL: endpoint },
     stop: () => server.close(),
   };
+}
+
+/** Every regular file under dir (relative paths, sorted); [] when dir does not exist. */
+export const filesUnder = (dir: string): string[] =>
+  existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort() : [];
+
+/**
+ * One nginx for a describe block, and a fresh prefix on it for each test, so no
+ * test sees another's entries: `base()` is this test's URL, `data()` its folder
+ * on the server, `server()` the server itself (to kill or restart it).
+ */
+export function nginxPerTest(label: string): { base: () => string; data: () => string; server: () => Nginx } {
+  let dir = '';
+  let nginx: Nginx | undefined;
+  let test = 0;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), `stopwatches-${label}-`));
+    nginx = await startNginx(dir);
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => void test++);
+  return { base: () => `${nginx!.url}/t${test}`, data: () => join(nginx!.data, `t${test}`), server: () => nginx! };
 }
