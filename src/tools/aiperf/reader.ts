@@ -31,7 +31,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { inputLines, type ResultInput } from '../base/input.ts';
-import { chunkTimesFromGaps, MAX_PLAUSIBLE_REQUEST_S, fail, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
+import { MAX_PLAUSIBLE_REQUEST_S, fail, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { parsePythonJson, stripBom } from '../base/json-text.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
@@ -70,6 +70,7 @@ interface Raw {
   ok: boolean;
   ttft: number | null;
   latency: number | null;
+  /** The inter-chunk gaps at [1 …], [0] left for the first chunk's time: they become the chunk times in place. */
   icl: Float64Array | null;
   isl: number | null;
   osl: number | null;
@@ -103,8 +104,9 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     };
     if (Array.isArray(o.value)) {
       const gaps = o.value;
-      const out = new Float64Array(gaps.length); // kept until the origin is known: compact
-      for (let k = 0; k < gaps.length; k++) out[k] = checked(gaps[k], k);
+      // kept until the origin is known, one slot ahead for the first chunk's time (see Raw.icl)
+      const out = new Float64Array(gaps.length + 1);
+      for (let k = 0; k < gaps.length; k++) out[k + 1] = checked(gaps[k], k);
       return out;
     }
     return checked(o.value, null);
@@ -210,12 +212,15 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     const firstT = ok && ttft !== null ? sendT + ttft : null;
     let chunkTimes: Float64Array | null = null;
     if (firstT !== null && icl !== null) {
-      chunkTimes = chunkTimesFromGaps(firstT, icl);
+      chunkTimes = icl; // the prefix sums of chunkTimesFromGaps, in the gaps' own array
+      chunkTimes[0] = firstT;
+      let t = firstT;
+      for (let k = 1; k < chunkTimes.length; k++) chunkTimes[k] = t += chunkTimes[k];
       anyIcl = true;
     } else if (firstT !== null && latency !== null && osl !== null && osl <= 1) {
       chunkTimes = Float64Array.of(firstT); // one chunk: AIPerf writes no inter-chunk list
     }
-    x.icl = null; // the gaps are in chunkTimes now
+    x.icl = null; // the gaps are chunkTimes now, or dropped
     const finishT = latency !== null ? sendT + latency : end !== null ? sec(end) : sendT;
     records.push({
       dueT: credit !== null ? sec(credit) : null,
