@@ -232,6 +232,14 @@ describe('sortAsc (radix path for large inputs)', () => {
       expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer)), `n = ${n}`).toBe(true);
     }
   });
+  it('orders exactly like Float64Array.prototype.sort in a narrow range with repeats (a real run’s gaps: every key shares its top bytes)', async () => {
+    const { sortAsc } = await import('../src/stats/percentile.ts');
+    const { createRng } = await import('../src/rng/index.ts');
+    const rng = createRng(7);
+    const x = Float64Array.from({ length: 200_000 }, (_, i) => (i % 3 ? 0.017 + rng.random() * 1e-3 : 0.017 + rng.int(0, 999) * 1e-6));
+    const want = Float64Array.from(x).sort();
+    expect(Buffer.from(sortAsc(x).buffer).equals(Buffer.from(want.buffer))).toBe(true);
+  });
   it('orders exactly like Float64Array.prototype.sort when few values are distinct (a simulated run’s gaps)', async () => {
     const { sortAsc } = await import('../src/stats/percentile.ts');
     const { createRng } = await import('../src/rng/index.ts');
