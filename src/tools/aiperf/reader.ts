@@ -31,7 +31,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { inputLines, type ResultInput } from '../base/input.ts';
-import { MAX_PLAUSIBLE_REQUEST_S, fail, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
+import { MAX_PLAUSIBLE_REQUEST_S, fail, isCount, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { parsePythonJson, stripBom } from '../base/json-text.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
@@ -87,35 +87,33 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
 
   /** A time metric in seconds, converted by its stated unit; null when absent. */
   const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | Float64Array | null => {
-    const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
+    const tag = presentTag(metrics, tags);
     const m = metrics[tag];
     if (m === undefined || m === null) return null;
-    const where = `line ${line}: metrics.${tag}`;
-    const o = r.object(m, where);
+    const o = isObject(m) ? m : r.object(m, `line ${line}: metrics.${tag}`);
     const unit = typeof o.unit === 'string' ? o.unit : '';
     const scale = TIME_UNITS[unit];
-    if (scale === undefined) r.fail(`${where}.unit = ${JSON.stringify(o.unit)}; expected a time unit (ns, us, ms, s)`);
-    // the checks of r.number and r.duration, with their messages made only for a value that fails them
-    const ok = (g: Json) => typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S;
-    const checked = (g: Json, k: number | null) => {
-      if (ok(g)) return (g as number) * scale;
-      const at = k === null ? `${where}.value` : `${where}.value[${k}]`;
-      return r.duration(r.number(g, at) * scale, `${at} (${g} ${unit})`, unit);
-    };
+    if (scale === undefined) r.fail(`line ${line}: metrics.${tag}.unit = ${JSON.stringify(o.unit)}; expected a time unit (ns, us, ms, s)`);
+    // the checks of r.number and r.duration, with their messages made only for a value that fails them (badTime)
     if (Array.isArray(o.value)) {
       const gaps = o.value;
       // kept until the origin is known, one slot ahead for the first chunk's time (see Raw.icl)
       const out = new Float64Array(gaps.length + 1);
-      for (let k = 0; k < gaps.length; k++) out[k + 1] = checked(gaps[k], k);
+      for (let k = 0; k < gaps.length; k++) {
+        const g = gaps[k];
+        out[k + 1] = typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S ? g * scale : badTime(r, `line ${line}: metrics.${tag}.value[${k}]`, g, scale, unit);
+      }
       return out;
     }
-    return checked(o.value, null);
+    const g = o.value;
+    return typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S ? g * scale : badTime(r, `line ${line}: metrics.${tag}.value`, g, scale, unit);
   };
   const countMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | null => {
-    const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
+    const tag = presentTag(metrics, tags);
     const m = metrics[tag];
     if (m === undefined || m === null) return null;
-    return r.count(r.object(m, `line ${line}: metrics.${tag}`).value, `line ${line}: metrics.${tag}.value`);
+    const v = isObject(m) ? m.value : r.object(m, `line ${line}: metrics.${tag}`).value;
+    return isCount(v) ? v : r.count(v, `line ${line}: metrics.${tag}.value`);
   };
 
   const notes: string[] = [];
@@ -285,6 +283,17 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     lastTokenT: null,
     reported,
   };
+}
+
+/** The first of a metric's tags the record holds (not null), else the first tag. */
+function presentTag(metrics: JsonObject, tags: readonly string[]): string {
+  for (const t of tags) if (metrics[t] !== undefined && metrics[t] !== null) return t;
+  return tags[0];
+}
+
+/** A time value that fails the checks, through r.number and r.duration: their message, with the value's path. */
+function badTime(r: Reader, at: string, g: Json, scale: number, unit: string): number {
+  return r.duration(r.number(g, at) * scale, `${at} (${g} ${unit})`, unit);
 }
 
 function phaseOf(meta: JsonObject): string {
