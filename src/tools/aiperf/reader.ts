@@ -57,6 +57,55 @@ function protectNs(line: string): string {
   return line.replace(NS_NUMBER, '$1"$2"');
 }
 
+const NS_QUOTED = NS_KEYS.map((k) => `"${k}"`);
+const JSON_BLANK = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * One record line parsed as {@link protectNs} then JSON.parse would parse it,
+ * without rewriting the line when that is certain to give the same: the line
+ * is parsed as it is, and each nanosecond stamp of its metadata is replaced by
+ * the integer's digits, taken from the line where its key occurs once. Any
+ * other line (a key twice, a stamp not written as a plain integer, text
+ * JSON.parse refuses) takes the rewrite, so it reads, or fails, as before.
+ */
+function parseRecordLine(file: string, s: string, line: number): Json {
+  let v: Json;
+  try {
+    v = JSON.parse(s) as Json;
+  } catch {
+    return parseJson(file, protectNs(s), `JSON on line ${line}`);
+  }
+  const meta = isObject(v) ? v.metadata : undefined;
+  if (!isObject(meta)) return parseJson(file, protectNs(s), `JSON on line ${line}`);
+  for (let j = 0; j < NS_KEYS.length; j++) {
+    const x = meta[NS_KEYS[j]];
+    if (x === undefined || x === null || typeof x === 'string') continue;
+    const digits = typeof x === 'number' ? nsDigits(s, NS_QUOTED[j]) : null;
+    if (digits === null) return parseJson(file, protectNs(s), `JSON on line ${line}`);
+    meta[NS_KEYS[j]] = digits;
+  }
+  return v;
+}
+
+/** The integer written after `key` (quoted), when the key occurs once in the line and the number is a plain integer; else null. */
+function nsDigits(s: string, key: string): string | null {
+  const at = s.indexOf(key);
+  if (at < 0 || s.indexOf(key, at + 1) >= 0) return null;
+  let i = at + key.length;
+  while (JSON_BLANK(s.charCodeAt(i))) i++;
+  if (s.charCodeAt(i) !== 58) return null;
+  i++;
+  while (JSON_BLANK(s.charCodeAt(i))) i++;
+  const start = i;
+  if (s.charCodeAt(i) === 45) i++;
+  const first = i;
+  for (let c = s.charCodeAt(i); c >= 48 && c <= 57; c = s.charCodeAt(++i));
+  if (i === first) return null;
+  const c = s.charCodeAt(i);
+  // the integer must be the whole number (1.5e18 is not one: the rewrite turns it into text JSON.parse refuses)
+  return c === 44 || c === 125 || c === 93 || JSON_BLANK(c) ? s.slice(start, i) : null;
+}
+
 /**
  * What one profiling record contributes, kept as it is read (the line's
  * parsed JSON is dropped at once): times in seconds as the metrics state
@@ -128,7 +177,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     if (s === '') continue;
     lines++;
     const line = l.number;
-    const v = parseJson(file, protectNs(s), `JSON on line ${line}`);
+    const v = parseRecordLine(file, s, line);
     if (!isObject(v) || !isObject(v.metadata) || !isObject(v.metrics)) {
       fail(file, `line ${line} is not an AIPerf profile_export record (needs "metadata" and "metrics" objects)${seen.looksLike}`);
     }
