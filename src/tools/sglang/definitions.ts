@@ -10,7 +10,7 @@
  * last SSE line incl. usage and [DONE] (= record.finishT), not the last token.
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { pooledChunkGaps } from '../base/series.ts';
+import { largest, pooledChunkGaps } from '../base/series.ts';
 import { chunkGaps, collect, firstChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
 import { sglangSteadyWindow, type ConcurrencyWindow } from '../../stats/windows.ts';
 
@@ -117,8 +117,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
     out += sglangOutputLen(r) ?? 0;
     e2eSum += sglangE2e(r).value ?? 0;
   }
-  let maxItl = -Infinity;
-  for (let i = 0; i < itls.length; i++) if (itls[i] > maxItl) maxItl = itls[i];
+  const maxItl = largest(itls);
   return {
     durationS: D,
     completed: recs.length,
