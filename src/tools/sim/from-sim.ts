@@ -44,7 +44,7 @@ export function fromSimResult(result: SimResult, opts: FromSimResultOptions = {}
   for (let i = from; i < to; i++) {
     const a = tt.offsets[i];
     const b = tt.offsets[i + 1];
-    const chunk = tt.times.subarray(a, b) as unknown as number[];
+    const chunk = tt.times.subarray(a, b); // a view: the records never write their chunk times
     records[i - from] = {
       dueT: result.dueT[i],
       sendT: result.sendT[i],
