@@ -10,11 +10,11 @@ import * as M from '../src/metrics/index.ts';
 import { metricsReport } from '../src/metrics/report.ts';
 import { simulate, defaultServerConfig, fixedLengths } from '../src/sim/index.ts';
 
-function rec(p: Partial<RequestRecord> & { chunkTimes: number[] }): RequestRecord {
+function rec(p: Partial<Omit<RequestRecord, 'chunkTimes'>> & { chunkTimes: number[] }): RequestRecord {
   return {
     dueT: p.dueT ?? 0,
     sendT: p.sendT ?? p.dueT ?? 0,
-    chunkTimes: p.chunkTimes,
+    chunkTimes: Float64Array.from(p.chunkTimes),
     chunkTokens: p.chunkTokens ?? null,
     firstT: p.chunkTimes[0] ?? null,
     finishT: p.finishT ?? p.chunkTimes[p.chunkTimes.length - 1],

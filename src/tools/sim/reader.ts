@@ -101,7 +101,7 @@ export function simResultJsonToRun(json: unknown, path: string): BenchmarkRun {
     records.push({
       dueT: due[i],
       sendT: send[i],
-      chunkTimes: c,
+      chunkTimes: Float64Array.from(c),
       chunkTokens: null,
       firstT: c.length ? c[0] : null,
       finishT: finish[i],
