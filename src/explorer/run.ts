@@ -18,9 +18,9 @@ import {
   type StepView,
   type Workload,
 } from '../sim/index.ts';
-import { buildRun, fromSimResult, perUserSpeeds, TABLE1, type SpeedRow, type ToolId } from '../metrics/index.ts';
+import { fromSimResult, perUserSpeeds, TABLE1, type SpeedRow, type ToolId } from '../metrics/index.ts';
 import { mean, median, percentileWithInterval, type PercentileWithInterval } from '../stats/index.ts';
-import { fmtInt, lengthBounds, MAX_RECORDED_TOKENS, type Params } from './params.ts';
+import { fmtInt, MAX_RECORDED_TOKENS, type Params } from './params.ts';
 
 export interface Drawn {
   workload: Workload;
@@ -110,6 +110,15 @@ export interface Simulated {
   result: ExplorerResult;
   sim: SimResult | null;
   client: ClientSpec;
+  /** Every step's end time, in order: the definitions count the chunk gaps per step instead of sorting them. */
+  stepEnds: Float64Array;
+}
+
+/** Output tokens a drawn workload emits: the sum of its output lengths. */
+export function drawnOutputTokens(w: Workload): number {
+  let s = 0;
+  for (let i = 0; i < w.osl.length; i++) s += w.osl[i];
+  return s;
 }
 
 /** Draw, simulate and compute the TTFT statistics and throughput. */
@@ -119,9 +128,11 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
   const { workload, client } = drawInputs(p);
   const cfg = serverConfig(p);
   const n = p.requests;
-  const bo = lengthBounds(p, 'osl');
-  const maxOut = typeof bo === 'string' ? Infinity : n * bo[1];
-  const recordTokens = maxOut <= MAX_RECORDED_TOKENS;
+  // The token times the definitions need cost memory per output token, and the drawn lengths say exactly how many
+  // there will be (every request emits its drawn output length): the limit is held on that count, not on the
+  // longest lengths the draw could give, which for a ranged draw overstates it by up to a fifth.
+  const outTokens = drawnOutputTokens(workload);
+  const recordTokens = outTokens <= MAX_RECORDED_TOKENS;
   const t1 = now();
 
   // Per step: end time and tokens emitted (for throughput); progress now and then.
@@ -190,7 +201,7 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
 
   const speedsNote = recordTokens
     ? null
-    : `the per-token definitions need every token's time; this run could emit ${fmtInt(maxOut)} output tokens, above the ${fmtInt(MAX_RECORDED_TOKENS)} the page records`;
+    : `the per-token definitions need every token's time; this run emits ${fmtInt(outTokens)} output tokens, above the ${fmtInt(MAX_RECORDED_TOKENS)} a page can hold (fewer requests or shorter outputs)`;
   const t3 = now();
   const result: ExplorerResult = {
     n,
@@ -212,7 +223,7 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
     speedsNote,
     timing: { drawMs: t1 - t0, simMs: t2 - t1, statsMs: t3 - t2, totalMs: t3 - t0 },
   };
-  return { result, sim: recordTokens ? r : null, client };
+  return { result, sim: recordTokens ? r : null, client, stepEnds: tEnd.subarray(0, count) };
 }
 
 /**
@@ -222,11 +233,10 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
 export function speedsOf(p: Params, s: Simulated, now: () => number = () => performance.now()): SpeedsResult | null {
   if (!s.sim) return null;
   const t0 = now();
-  const { from, to, n } = s.result;
+  const { from, to } = s.result;
   const spec = p.client === 'closed' ? s.client : { kind: p.client, cap: p.cap, rate: p.rate };
   const requestRate = p.client === 'closed' ? undefined : p.rate;
-  const all = fromSimResult(s.sim, { client: spec, requestRate });
-  const run = from === 0 && to === n ? all : buildRun(all.records.slice(from, to), { client: spec, requestRate });
+  const run = fromSimResult(s.sim, { client: spec, requestRate, requests: { from, to }, stepEnds: s.stepEnds });
   const rows = perUserSpeeds(run, { llama2Inflation: p.inflation }).map((row) => ({
     ...row,
     toolName: TOOL_ROW.get(row.tool)?.name ?? row.tool,

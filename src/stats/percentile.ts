@@ -7,8 +7,13 @@
 
 export type Numbers = ArrayLike<number>;
 
-/** Below this size the engine's typed-array sort is as fast as the radix sort. */
-const RADIX_MIN = 2048;
+/**
+ * Below this size the engine's typed-array sort is as fast as the radix sort
+ * (16,000 values: both about 1.2 ms; 4,000: 0.2 ms against 0.6 ms), and much
+ * faster before the radix sort's loops are compiled, which a run's many
+ * per-request series of a few thousand values never wait for.
+ */
+const RADIX_MIN = 16384;
 
 /**
  * Ascending sorted copy as a Float64Array, ordered exactly like
