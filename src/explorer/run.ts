@@ -18,7 +18,7 @@ import {
   type StepView,
   type Workload,
 } from '../sim/index.ts';
-import { buildRun, fromSimResult, perUserSpeeds, TABLE1, type SpeedRow, type ToolId } from '../metrics/index.ts';
+import { fromSimResult, perUserSpeeds, TABLE1, type SpeedRow, type ToolId } from '../metrics/index.ts';
 import { mean, median, percentileWithInterval, type PercentileWithInterval } from '../stats/index.ts';
 import { fmtInt, MAX_RECORDED_TOKENS, type Params } from './params.ts';
 
@@ -110,6 +110,8 @@ export interface Simulated {
   result: ExplorerResult;
   sim: SimResult | null;
   client: ClientSpec;
+  /** Every step's end time, in order: the definitions count the chunk gaps per step instead of sorting them. */
+  stepEnds: Float64Array;
 }
 
 /** Output tokens a drawn workload emits: the sum of its output lengths. */
@@ -221,7 +223,7 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
     speedsNote,
     timing: { drawMs: t1 - t0, simMs: t2 - t1, statsMs: t3 - t2, totalMs: t3 - t0 },
   };
-  return { result, sim: recordTokens ? r : null, client };
+  return { result, sim: recordTokens ? r : null, client, stepEnds: tEnd.subarray(0, count) };
 }
 
 /**
@@ -231,11 +233,10 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
 export function speedsOf(p: Params, s: Simulated, now: () => number = () => performance.now()): SpeedsResult | null {
   if (!s.sim) return null;
   const t0 = now();
-  const { from, to, n } = s.result;
+  const { from, to } = s.result;
   const spec = p.client === 'closed' ? s.client : { kind: p.client, cap: p.cap, rate: p.rate };
   const requestRate = p.client === 'closed' ? undefined : p.rate;
-  const all = fromSimResult(s.sim, { client: spec, requestRate });
-  const run = from === 0 && to === n ? all : buildRun(all.records.slice(from, to), { client: spec, requestRate });
+  const run = fromSimResult(s.sim, { client: spec, requestRate, requests: { from, to }, stepEnds: s.stepEnds });
   const rows = perUserSpeeds(run, { llama2Inflation: p.inflation }).map((row) => ({
     ...row,
     toolName: TOOL_ROW.get(row.tool)?.name ?? row.tool,

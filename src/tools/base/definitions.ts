@@ -6,7 +6,8 @@
  */
 import type { BenchmarkRun, RequestRecord } from './records.ts';
 import { linearPercentile, type Numbers, type PercentileMethod } from '../../stats/percentile.ts';
-import { oncePerSeries, sortedValues } from './series.ts';
+import { oncePerSeries, seriesRuns, sortedValues } from './series.ts';
+import { addRepeated } from '../../stats/repeated-sum.ts';
 import { percentileBy } from '../../stats/percentile.ts';
 
 /** A value, or no value with the reason the definition does not apply. */
@@ -99,11 +100,21 @@ export function summarize(
     const sorted = sortedValues(valuesS);
     const x = scale === 1 ? sorted : scaledView(sorted, scale);
     const n = sorted.length;
+    const runs = seriesRuns(valuesS);
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += sorted[i] * scale;
-    const mu = sum / n;
     let ss = 0;
-    for (let i = 0; i < n; i++) ss += (sorted[i] * scale - mu) * (sorted[i] * scale - mu);
+    let mu: number;
+    if (runs) {
+      // the same additions in the same order, a run of equal values at a time (addRepeated is exact)
+      const { values: v, counts: c } = runs;
+      for (let k = 0; k < v.length; k++) sum = addRepeated(sum, v[k] * scale, c[k]);
+      mu = sum / n;
+      for (let k = 0; k < v.length; k++) ss = addRepeated(ss, (v[k] * scale - mu) * (v[k] * scale - mu), c[k]);
+    } else {
+      for (let i = 0; i < n; i++) sum += sorted[i] * scale;
+      mu = sum / n;
+      for (let i = 0; i < n; i++) ss += (sorted[i] * scale - mu) * (sorted[i] * scale - mu);
+    }
     return { x, mean: n ? mu : null, median: n ? linearPercentile(x, 0.5, { sorted: true }) : null, std: n - ddof > 0 ? Math.sqrt(ss / (n - ddof)) : null };
   });
   const n = x.length;

@@ -166,6 +166,17 @@ export function noSuccessMessage(failures: Record<string, number>, how?: string)
   return `no request succeeded${failed ? ` (${failed})` : how ? ` (${how})` : ''}: the run measured nothing, so there is nothing to compute`;
 }
 
+/**
+ * The checks of {@link Reader.number}, {@link Reader.count} and
+ * {@link Reader.duration} as tests that build no message: a reader of a big
+ * file tests each value with these and calls the Reader method, which makes
+ * the message with the field's path, only for a value that fails (a path
+ * string per number would cost more than the whole parse).
+ */
+export const isFiniteNumber = (v: Json | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+export const isCount = (v: Json | undefined): v is number => typeof v === 'number' && v >= 0 && Number.isInteger(v);
+export const isDuration = (v: Json | undefined): v is number => typeof v === 'number' && v >= 0 && v <= MAX_PLAUSIBLE_REQUEST_S;
+
 /** Field accessors that fail with the field's path. */
 export class Reader {
   constructor(readonly file: string) {}

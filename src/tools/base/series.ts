@@ -8,12 +8,24 @@
  * A series is a Float64Array owned here and never written after it is built
  * (a run's records are not changed once read), so its sorted copy can be
  * kept beside it (the pooled gaps are kept sorted: they are their own copy);
- * summarize() and the intervals sort any other array afresh.
+ * summarize() and the intervals sort any other array afresh. A source that
+ * can count its gaps as runs of equal values (the simulator, on its step
+ * clock) hands them over instead of having them sorted, and the runs are kept
+ * too: a mean or a variance of the series is then summed a run at a time.
  */
 import type { BenchmarkRun } from './records.ts';
 import { sortAsc, sortInPlace } from '../../stats/percentile.ts';
 
 const gapsOf = new WeakMap<BenchmarkRun, Float64Array>();
+const builderOf = new WeakMap<BenchmarkRun, () => Runs | null>();
+
+/** A sorted series as runs of equal values: values[k], ascending, repeated counts[k] times. */
+export interface Runs {
+  values: Float64Array;
+  counts: Uint32Array;
+}
+const runsOf = new WeakMap<Float64Array, Runs>();
+
 /** Every series handed out here, with its sorted copy once one was asked for. */
 const sortedOf = new WeakMap<Float64Array, Float64Array | null>();
 
@@ -28,19 +40,53 @@ const sortedOf = new WeakMap<Float64Array, Float64Array | null>();
 export function pooledChunkGaps(run: BenchmarkRun): Float64Array {
   let gaps = gapsOf.get(run);
   if (gaps) return gaps;
+  const runs = builderOf.get(run)?.() ?? null;
+  gaps = runs ? expand(runs) : sortedPooledGaps(run);
+  if (runs) runsOf.set(gaps, runs);
+  gapsOf.set(run, gaps);
+  sortedOf.set(gaps, gaps);
+  return gaps;
+}
+
+/**
+ * The run's pooled chunk gaps as its source can count them, as runs of equal
+ * values in ascending order, without sorting (the simulator: every token is
+ * emitted at the end of a step of one shared clock, so the gaps are counted
+ * per step). `build` runs when a tool first asks and must give exactly the
+ * values {@link pooledChunkGaps} would sort, or null to leave it to the sort.
+ */
+export function pooledChunkGapsFrom(run: BenchmarkRun, build: () => Runs | null): void {
+  builderOf.set(run, build);
+}
+
+/** A shared series' runs of equal values, when its source built it from them; null for any other array. */
+export function seriesRuns(values: ArrayLike<number>): Runs | null {
+  return values instanceof Float64Array ? (runsOf.get(values) ?? null) : null;
+}
+
+function expand(runs: Runs): Float64Array {
+  let n = 0;
+  for (let k = 0; k < runs.counts.length; k++) n += runs.counts[k];
+  const out = new Float64Array(n);
+  let p = 0;
+  for (let k = 0; k < runs.values.length; k++) {
+    out.fill(runs.values[k], p, p + runs.counts[k]);
+    p += runs.counts[k];
+  }
+  return out;
+}
+
+function sortedPooledGaps(run: BenchmarkRun): Float64Array {
   let n = 0;
   for (const r of run.records) if (r.ok && r.chunkTimes && r.chunkTimes.length > 1) n += r.chunkTimes.length - 1;
-  gaps = new Float64Array(n);
+  const gaps = new Float64Array(n);
   let j = 0;
   for (const r of run.records) {
     const c = r.chunkTimes;
     if (!r.ok || !c) continue;
     for (let k = 1; k < c.length; k++) gaps[j++] = c[k] - c[k - 1];
   }
-  sortInPlace(gaps);
-  gapsOf.set(run, gaps);
-  sortedOf.set(gaps, gaps);
-  return gaps;
+  return sortInPlace(gaps);
 }
 
 /**
@@ -55,6 +101,22 @@ export function sortedValues(values: ArrayLike<number>): Float64Array {
     sortedOf.set(values, s);
   }
   return s;
+}
+
+/**
+ * The largest value, as `v > max` over the values finds it (NaN never wins;
+ * −Infinity for none): a shared series' last number when it is sorted, else one pass.
+ */
+export function largest(values: ArrayLike<number>): number {
+  if (values instanceof Float64Array && sortedOf.get(values) === values) {
+    let i = values.length - 1;
+    while (i >= 0 && values[i] !== values[i]) i--; // NaN sorts last
+    // a zero could be −0 after +0, where the pass keeps the first: leave that to the pass
+    if (i < 0 || values[i] !== 0) return i < 0 ? -Infinity : values[i];
+  }
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  return max;
 }
 
 const memo = new WeakMap<Float64Array, Map<string, unknown>>();

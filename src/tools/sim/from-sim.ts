@@ -8,6 +8,8 @@
  */
 import type { SimResult, ClientSpec } from '../../sim/types.ts';
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
+import { pooledChunkGapsFrom } from '../base/series.ts';
+import { gapRunsOnStepClock } from './step-gaps.ts';
 
 export interface FromSimOptions {
   /** The client the run used: sets maxConcurrency and requestRate (closed loops have neither). */
@@ -19,15 +21,31 @@ export interface FromSimOptions {
   originT?: number | null;
 }
 
-export function fromSimResult(result: SimResult, opts: FromSimOptions = {}): BenchmarkRun {
+export interface FromSimResultOptions extends FromSimOptions {
+  /**
+   * Only requests [from, to) (a window that leaves out a warm-up and a
+   * cool-down). The window's clock origin is unknown (no originT) unless it is
+   * the whole run.
+   */
+  requests?: { from: number; to: number };
+  /**
+   * The end time of every step, in order (t + dt as onStep saw them): the run's
+   * pooled chunk gaps are then counted per step instead of sorted (step-gaps.ts).
+   */
+  stepEnds?: Float64Array;
+}
+
+export function fromSimResult(result: SimResult, opts: FromSimResultOptions = {}): BenchmarkRun {
   const tt = result.tokenTimes;
   if (!tt) throw new RangeError('simulator result has no token times (run with recordTokens: true)');
-  const records: RequestRecord[] = new Array(result.n);
-  for (let i = 0; i < result.n; i++) {
+  const from = opts.requests?.from ?? 0;
+  const to = opts.requests?.to ?? result.n;
+  const records: RequestRecord[] = new Array(to - from);
+  for (let i = from; i < to; i++) {
     const a = tt.offsets[i];
     const b = tt.offsets[i + 1];
     const chunk = tt.times.subarray(a, b); // a view: the records never write their chunk times
-    records[i] = {
+    records[i - from] = {
       dueT: result.dueT[i],
       sendT: result.sendT[i],
       chunkTimes: chunk,
@@ -41,7 +59,11 @@ export function fromSimResult(result: SimResult, opts: FromSimOptions = {}): Ben
       requestedOutputTokens: result.osl[i],
     };
   }
-  return buildRun(records, { ...opts, originT: opts.originT ?? 0 });
+  const whole = from === 0 && to === result.n;
+  const { requests: _r, stepEnds, ...rest } = opts;
+  const run = buildRun(records, whole ? { ...rest, originT: opts.originT ?? 0 } : rest);
+  if (stepEnds) pooledChunkGapsFrom(run, () => gapRunsOnStepClock(tt.times, tt.offsets, from, to, stepEnds));
+  return run;
 }
 
 /** Run-level fields from records plus what the options say about the client. */

@@ -6,7 +6,8 @@ import { agreement, numpyStat, values, type Recompute } from '../base/agreement.
 import { successful, type Maybe } from '../base/definitions.ts';
 import type { RequestRecord } from '../base/records.ts';
 import type { Agreement, Imported } from '../base/result.ts';
-import { vllmE2el, vllmItls, vllmOutputTokens, vllmTpot, vllmTtft } from './definitions.ts';
+import { pooledChunkGaps } from '../base/series.ts';
+import { vllmE2el, vllmOutputTokens, vllmTpot, vllmTtft } from './definitions.ts';
 
 /** How a vLLM-style file's per-request quantities are recomputed (SGLang's bench_serving keeps vLLM's keys with its own definitions). */
 export interface VllmStyle {
@@ -22,10 +23,10 @@ export function vllmStyleAgreement(res: Imported, own: VllmStyle): Agreement[] {
   const run = res.run;
   const recs = successful(run);
   const D = run.endT - run.startT;
-  const perRequest: Record<string, number[]> = {
+  const perRequest: Record<string, ArrayLike<number>> = {
     ttft: values(recs, own.ttft),
     tpot: values(recs, own.tpot),
-    itl: recs.flatMap(vllmItls),
+    itl: pooledChunkGaps(run), // vllmItls of every successful request, the run's one sorted copy
     e2el: values(recs, vllmE2el),
     latency: values(recs, vllmE2el),
     e2e_latency: values(recs, own.e2eLatency),

@@ -31,6 +31,9 @@ import {
   MAX_CLOCK_S,
   chunkTimesFromGaps,
   collectReported,
+  isCount,
+  isDuration,
+  isFiniteNumber,
   isObject,
   readJsonOrLines,
   parseRate,
@@ -122,19 +125,23 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
   let disagree = 0;
   let worst = 0;
   const records: RequestRecord[] = [];
+  // each value is tested before its path is spelled out: the path is made only for the message of one that fails
+  const durationAt = (v: Json, key: string, i: number): number => (isDuration(v) ? v : r.duration(v, `${key}[${i}]`));
+  const countAt = (v: Json, key: string, i: number): number => (isCount(v) ? v : r.count(v, `${key}[${i}]`));
   for (let i = 0; i < n; i++) {
-    const sendT = r.number(starts[i], `start_times[${i}]`);
+    const s = starts[i];
+    const sendT = isFiniteNumber(s) ? s : r.number(s, `start_times[${i}]`);
     if (sendT < 0) r.fail(`start_times[${i}] = ${sendT} is negative; perf_counter times are ≥ 0`);
     if (sendT > MAX_CLOCK_S) r.fail(`start_times[${i}] = ${sendT} s: ${CLOCK_PRECISION}`);
     const err = errors ? errors[i] : '';
     const ok = err === '' || err === null;
-    const queue = queueTimes ? r.duration(queueTimes[i], `queue_times[${i}]`) : null;
+    const queue = queueTimes ? durationAt(queueTimes[i], 'queue_times', i) : null;
     const dueT = queue === null ? null : sendT - queue;
-    const inputTokens = inputLens ? r.count(inputLens[i], `input_lens[${i}]`) : NaN;
-    const outLen = outputLens ? r.count(outputLens[i], `output_lens[${i}]`) : null;
-    const ttft = r.duration(ttfts[i], `ttfts[${i}]`);
-    const gaps = itls ? r.array(itls[i], `itls[${i}]`).map((g, k) => r.duration(g, `itls[${i}][${k}]`)) : null;
-    const latency = latencies ? r.duration(latencies[i], `latencies[${i}]`) : null;
+    const inputTokens = inputLens ? countAt(inputLens[i], 'input_lens', i) : NaN;
+    const outLen = outputLens ? countAt(outputLens[i], 'output_lens', i) : null;
+    const ttft = durationAt(ttfts[i], 'ttfts', i);
+    const gaps = itls ? checkedGaps(r, itls[i], i) : null;
+    const latency = latencies ? durationAt(latencies[i], 'latencies', i) : null;
     if (!ok) {
       const why = typeof err === 'string' ? err.split('\n')[0].slice(0, 80) : 'error';
       failures[why] = (failures[why] ?? 0) + 1;
@@ -226,6 +233,13 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
     lastTokenT: null,
     reported,
   };
+}
+
+/** `itls[i]`, every gap checked as a duration (the path spelled out only for one that fails). */
+function checkedGaps(r: Reader, v: Json, i: number): number[] {
+  const gaps = Array.isArray(v) ? v : r.array(v, `itls[${i}]`);
+  for (let k = 0; k < gaps.length; k++) if (!isDuration(gaps[k])) r.duration(gaps[k], `itls[${i}][${k}]`);
+  return gaps as number[];
 }
 
 /**

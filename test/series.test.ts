@@ -1,0 +1,125 @@
+/**
+ * The shared series the tools read (src/tools/base/series.ts) and the ways they
+ * are built faster without changing a bit: a simulated run's pooled chunk
+ * gaps counted on its step clock (src/tools/sim/step-gaps.ts) instead of
+ * sorted, a run of equal values summed in a few steps (src/stats/repeated-sum.ts),
+ * the maximum of a sorted series read off its end. Each is held equal, to the
+ * last bit, to the plain computation it replaces.
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultParams, type Params } from '../src/explorer/params.ts';
+import { simulateRun, speedsOf } from '../src/explorer/run.ts';
+import { aiperfMetrics, fromSimResult, inferencexMetrics, perUserSpeeds, sglangMetrics, vllmMetrics, type BenchmarkRun } from '../src/metrics/index.ts';
+import { largest, pooledChunkGaps } from '../src/tools/base/series.ts';
+import { gapRunsOnStepClock } from '../src/tools/sim/step-gaps.ts';
+import { addRepeated } from '../src/stats/repeated-sum.ts';
+import { sortAsc } from '../src/stats/percentile.ts';
+
+/** The explorer's run of these parameters, kept whole (no warm-up or cool-down left out). */
+function simulated(over: Partial<Params>) {
+  const p: Params = { ...defaultParams(1), warmup: 0, cooldown: 0, ...over };
+  return { p, s: simulateRun(p) };
+}
+
+function runOf(s: ReturnType<typeof simulateRun>, p: Params, withClock: boolean, window?: { from: number; to: number }): BenchmarkRun {
+  const client = p.client === 'closed' ? s.client : { kind: p.client, cap: p.cap, rate: p.rate };
+  return fromSimResult(s.sim!, { client, requestRate: p.client === 'closed' ? undefined : p.rate, requests: window ?? { from: 0, to: p.requests }, ...(withClock ? { stepEnds: s.stepEnds } : {}) });
+}
+
+/** Every statistic of every tool that reads the pooled gaps, and the seven per-user speeds, as exact text. */
+function everything(run: BenchmarkRun, p: Params): string {
+  return JSON.stringify([perUserSpeeds(run, { llama2Inflation: p.inflation }), vllmMetrics(run, { percentiles: [50, 90, 99, 99.9] }), sglangMetrics(run), inferencexMetrics(run), aiperfMetrics(run)]);
+}
+
+const bits = (a: Float64Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, 2 * a.length));
+
+describe('pooled chunk gaps counted on the step clock', () => {
+  // a pool too small for the batch: requests are preempted and recomputed, so some gaps span many steps
+  const cases: [string, Partial<Params>][] = [
+    ['a closed loop', { client: 'closed', slots: 32, requests: 160, lengths: 'inferencex', isl: 512, osl: 256, ratio: 0.5 }],
+    ['a closed loop with preemptions', { client: 'closed', slots: 64, requests: 192, lengths: 'fixed', isl: 256, osl: 512, kvCapacityTokens: 16_384 }],
+    ['an open loop past capacity, a small token budget', { client: 'open', rate: 40, requests: 300, lengths: 'vllm', isl: 400, osl: 200, ratio: 0.5, tokenBudget: 512 }],
+  ];
+  for (const [name, over] of cases) {
+    it(`${name}: the same sorted gaps, bit for bit, and every statistic of every tool the same`, () => {
+      const { p, s } = simulated(over);
+      const plain = runOf(s, p, false);
+      const clocked = runOf(s, p, true);
+      const a = pooledChunkGaps(plain);
+      const b = pooledChunkGaps(clocked);
+      expect(a.length).toBeGreaterThan(1000);
+      expect(bits(b)).toEqual(bits(a));
+      expect(everything(clocked, p)).toBe(everything(runOf(s, p, false), p));
+      if (name.includes('preemptions')) expect(s.result.preemptions).toBeGreaterThan(0);
+    });
+  }
+
+  it('a window of the run (warm-up and cool-down left out) counts only its requests', () => {
+    const { p, s } = simulated(cases[0][1]);
+    const w = { from: 32, to: 128 };
+    expect(bits(pooledChunkGaps(runOf(s, p, true, w)))).toEqual(bits(pooledChunkGaps(runOf(s, p, false, w))));
+    expect(pooledChunkGaps(runOf(s, p, true, w)).length).toBeLessThan(pooledChunkGaps(runOf(s, p, true)).length);
+  });
+
+  it('a token time that is no step end: no runs, and the gaps are sorted the ordinary way', () => {
+    const { p, s } = simulated(cases[0][1]);
+    const tt = s.sim!.tokenTimes!;
+    expect(gapRunsOnStepClock(tt.times, tt.offsets, 0, p.requests, s.stepEnds)).not.toBeNull();
+    const hit = s.stepEnds.indexOf(tt.times[tt.offsets[0] + 2]); // a step the first request got a token at
+    expect(hit).toBeGreaterThan(0);
+    const shifted = s.stepEnds.map((t, i) => (i === hit ? t + 1e-9 : t));
+    expect(gapRunsOnStepClock(tt.times, tt.offsets, 0, p.requests, shifted)).toBeNull();
+    const run = fromSimResult(s.sim!, { client: s.client, stepEnds: shifted });
+    expect(bits(pooledChunkGaps(run))).toEqual(bits(pooledChunkGaps(runOf(s, p, false))));
+  });
+
+  it("the explorer's definitions read the clock it kept and give what the plain path gives", () => {
+    const { p, s } = simulated({ ...cases[2][1], warmup: 30, cooldown: 30 });
+    const rows = speedsOf(p, s)!.rows.map(({ toolName: _n, clock: _c, ...row }) => row);
+    expect(JSON.stringify(rows)).toBe(JSON.stringify(perUserSpeeds(runOf(s, p, false, { from: 30, to: p.requests - 30 }), { llama2Inflation: p.inflation })));
+  });
+});
+
+describe('addRepeated: count additions of one value, without the loop', () => {
+  const loop = (s: number, x: number, c: number) => {
+    for (let j = 0; j < c; j++) s += x;
+    return s;
+  };
+  it('gives the double the loop gives: ties, crossings of powers of two, sums below the value, values below half an ulp', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const cases: [number, number, number][] = [
+      [1, 2 ** -53, 100], // exactly half an ulp: ties to even, the sum never moves
+      [1, 3 * 2 ** -53, 100], // halfway every time, rounding alternates
+      [0, 0.1, 5000],
+      [-0, -0, 3],
+      [5, -1, 4], // negative: added one by one
+      [1e300, 1e300, 10],
+      [0, 5e-324, 1000],
+      [2 ** 52, 0.75, 500],
+    ];
+    for (let i = 0; i < 4000; i++) {
+      const c = Math.floor(rnd() ** 2 * 3000);
+      const k = i % 4;
+      if (k === 0) cases.push([rnd() * 1000, rnd() * 10, c]);
+      else if (k === 1) cases.push([2 ** Math.floor(rnd() * 40 - 20), 2 ** Math.floor(rnd() * 60 - 50) * (1 + Math.floor(rnd() * 8) / 8), c]);
+      else if (k === 2) cases.push([rnd() * 1e6, rnd() * 1e-9, c]);
+      else cases.push([0, rnd() * 50, c]);
+    }
+    const wrong = cases.filter(([s, x, c]) => !Object.is(addRepeated(s, x, c), loop(s, x, c)));
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('largest', () => {
+  it('is what a pass of v > max finds, for a shared sorted series and for any array', () => {
+    const { p, s } = simulated({ client: 'closed', slots: 8, requests: 16, lengths: 'fixed', isl: 64, osl: 32 });
+    const gaps = pooledChunkGaps(runOf(s, p, true));
+    let max = -Infinity;
+    for (const g of gaps) if (g > max) max = g;
+    expect(largest(gaps)).toBe(max);
+    expect(largest([3, NaN, 7, 1])).toBe(7);
+    expect(largest([])).toBe(-Infinity);
+    expect(Object.is(largest(sortAsc([-0, 0])), -0)).toBe(true); // not a shared series: the pass keeps the first zero
+  });
+});
