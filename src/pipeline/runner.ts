@@ -765,7 +765,10 @@ async function draw(run: Run, planned: Planned[], combined: Map<string, Combined
       const key = `${def.id}.${name}`;
       let spec: FigureSpec;
       try {
-        spec = fn(c.data);
+        spec = fn(c.data, (id) => {
+          if (!Object.hasOwn(c.numbers, id)) throw new Error(`no number ${def.id}.${id} (the experiment publishes ${Object.keys(c.numbers).length} numbers; add it to its combine)`);
+          return c.numbers[id]!;
+        });
       } catch (err) {
         throw new UserError(`figure ${key} failed: ${errorText(err)}`, 1);
       }
