@@ -14,6 +14,13 @@ export const FIGURE_WIDTH = 720;
 /** Width of a figure with facets or a long key that needs more room. */
 export const WIDE_FIGURE_WIDTH = 760;
 
+/** Width of a figure drawn again for a phone: shown about 350 px wide on a 390 px phone. */
+export const NARROW_WIDTH = 400;
+/** Smallest text of a phone's figure, in its own units: 13 × 350 / 400 ≈ 11.4 px on that phone. */
+export const NARROW_FONT = 13;
+/** Screens that get the phone's figure (the site's CSS switches at the same width: `.fig-narrow` in src/styles/site.css). */
+export const NARROW_MEDIA = '(max-width: 36rem)';
+
 export const PALETTE = {
   black: '#000000',
   orange: '#E69F00',

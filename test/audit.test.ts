@@ -21,6 +21,7 @@ const OPEN_BELOW: Scenario = { client: 'open', n: 1000, rate: 20 };
 // 1,024-token prompts against an 8,192-token budget: prefill alone tops out near 50 req/s on this server
 const OPEN_ABOVE: Scenario = { client: 'open', n: 2000, rate: 70 };
 const CAPPED: Scenario = { client: 'capped', n: 400, rate: 30, slots: 16 };
+const BURST: Scenario = { client: 'burst', n: 100 };
 const FIXED: Scenario = { client: 'closed', n: 400, slots: 32, fixed: true };
 const SMALL: Scenario = { client: 'closed', n: 100, slots: 16 };
 const BIG: Scenario = { client: 'closed', n: 5000, slots: 16 };
@@ -60,6 +61,17 @@ describe.each(FORMATS)('audit of simulated runs written as %s', (as) => {
     expect(blind.message).toMatch(as === 'vllm' ? /cap of 16 .* no due times/ : /neither a rate nor a cap/);
     expect(finding(await run(OPEN_BELOW, as), 'client-queue').verdict).toBe('ok');
     expect(finding(await run(CLOSED, as), 'client-queue').verdict).toBe('ok');
+  });
+
+  it('client-queue: without a cap no request waits, so a burst and an open loop print no wait rows of zeros but say why', async () => {
+    for (const s of [BURST, OPEN_BELOW]) {
+      const f = finding(await run(s, as), 'client-queue');
+      expect(f.verdict).toBe('ok');
+      expect(f.message).toMatch(/no cap|no client cap/);
+      expect(f.message).toMatch(/kept no queue and there is no wait to report/);
+      if (s === BURST) expect(f.message).toMatch(/burst/);
+      expect(Object.keys(f.numbers).filter((k) => k.startsWith('wait') || k.includes('_from_due'))).toEqual([]);
+    }
   });
 
   it('sample-size: no 95% bound for a p99 from 100 requests; 5,000 bound it', async () => {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPresets, type Preset } from '../src/explorer/presets.ts';
-import { activeKeys, defaultParams, fromQuery, MAX_SPAN_S, parseValue, toQuery, validate, valueText, fieldOfError, type Params } from '../src/explorer/params.ts';
+import { activeKeys, defaultParams, fmtInt, fromQuery, lengthBounds, MAX_RECORDED_TOKENS, MAX_SPAN_S, parseValue, toQuery, validate, valueText, fieldOfError, type Params } from '../src/explorer/params.ts';
 import { FIELDS, GROUPS, MAX_REQUESTS, rangeMessage, type NumberField } from '../src/explorer/fields.ts';
-import { runExplorer, drawInputs, serverConfig } from '../src/explorer/run.ts';
+import { runExplorer, drawInputs, drawnOutputTokens, serverConfig, simulateRun } from '../src/explorer/run.ts';
 import { config as fwConfig, runOne } from '../experiments/first-wave.ts';
 import { config as mtConfig, metronomeRun } from '../experiments/metronome.ts';
 import { config as dfConfig, definitionsRun } from '../experiments/definitions.ts';
@@ -75,6 +75,9 @@ describe('explorer presets reproduce their experiments', () => {
     const got = runExplorer(o);
     expect(got.p99Send.value).toBe(p99(want.ttftMs));
     expect(got.p99Send.n).toBe(want.ttftMs.length);
+    // The Figure 6 run shows its seven definitions too (its longest possible outputs would exceed the page's limit; its drawn ones do not).
+    expect(got.speedsNote).toBeNull();
+    expect(got.speeds!.rows.filter((r) => r.primary)).toHaveLength(7);
   });
 
   it('coordinated omission at 90% and 150%: p99 from send and from due as cappedRun', () => {
@@ -107,6 +110,29 @@ describe('explorer presets reproduce their experiments', () => {
     const got = runExplorer({ ...get('definitions').params, inflation: 1 }).speeds!.rows;
     expect(got.map((r) => [r.tool, r.metric, r.tokPerS])).toEqual(want.map((r) => [r.tool, r.metric, r.tokPerS]));
     expect(got.filter((r) => r.primary).length).toBe(7);
+  });
+});
+
+describe('the page’s limit on recorded tokens', () => {
+  it('holds on the tokens a run emits: every preset fits, the Figure 6 one only by its drawn lengths', () => {
+    for (const p of presets) {
+      const { workload } = drawInputs(p.params);
+      expect(drawnOutputTokens(workload), p.id).toBeLessThanOrEqual(MAX_RECORDED_TOKENS);
+    }
+    // The open loop at the 64-slot rate could draw more than the limit at its longest lengths: a bound on the lengths would refuse it.
+    const o = get('open-64').params;
+    expect(o.requests * (lengthBounds(o, 'osl') as [number, number])[1]).toBeGreaterThan(MAX_RECORDED_TOKENS);
+  });
+
+  it('still refuses a run whose outputs would not fit, saying how many and what to change', () => {
+    const base = defaultParams(1.25);
+    const p: Params = { ...base, slots: 4096, requests: MAX_RECORDED_TOKENS / 1000 + 1, lengths: 'fixed', isl: 1, osl: 1000, maxNumSeqs: 4096, kvCapacityTokens: 10_000_000, tokenBudget: 1_048_576 };
+    expect(validate(p)).toEqual({});
+    const s = simulateRun(p);
+    expect(s.sim).toBeNull();
+    expect(s.result.speedsNote).toBe(`the per-token definitions need every token's time; this run emits ${fmtInt(p.requests * 1000)} output tokens, above the ${fmtInt(MAX_RECORDED_TOKENS)} a page can hold (fewer requests or shorter outputs)`);
+    // One request fewer fits.
+    expect(drawnOutputTokens(drawInputs({ ...p, requests: p.requests - 1 }).workload)).toBe(MAX_RECORDED_TOKENS);
   });
 });
 

@@ -17,6 +17,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { formatValue } from '../src/format/value.ts';
@@ -32,6 +33,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PREFIX = '/explorer/sub-path/';
 const NUMBERS = join(ROOT, 'src/generated/numbers.json');
+/** axe-core's browser build, injected into a page (pinned in package.json, as test/site-browser.test.ts). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
 
@@ -94,6 +97,14 @@ describe('explorer in a browser', () => {
   }
 
   const url = (search = '') => `${origin}${PREFIX}explorer.html${search}`;
+  /** axe-core's violations on the page as it is now. */
+  async function axe(p: Page): Promise<string[]> {
+    await p.addScriptTag({ content: AXE });
+    return p.evaluate(async () => {
+      const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id} ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    });
+  }
   const runOf = (p: Page) => p.evaluate(() => Number(document.getElementById('explorer')!.dataset.run ?? 0));
 
   /** Waits until run `id` has finished (both the statistics and the definitions). */
@@ -138,15 +149,109 @@ describe('explorer in a browser', () => {
     const search = await p.evaluate(() => location.search);
     expect(fromQuery(search, defaultParams()).params.slots).toBe(64);
     expect(fromQuery(search, defaultParams()).params.requests).toBe(640);
-    // Charts and the seven definitions, each with its clause line.
-    expect(await p.$eval('#ttft-chart path[data-series="TTFT from send"]', (e) => e.getAttribute('data-count'))).toBe('640');
-    expect(Number(await p.$eval('#tput-chart path[data-bins]', (e) => e.getAttribute('data-bins')))).toBeGreaterThan(10);
+    // Figures drawn by the article's renderer (Plot: its marks' groups), and the seven definitions, each with its clause line.
+    expect(await p.$$eval('#ttft-chart circle', (els) => els.length)).toBe(640);
+    expect(await p.$$eval('#tput-chart g[fill-opacity] path', (els) => els.length)).toBe(1);
+    expect(await p.$$eval('#speeds-chart rect', (els) => els.length)).toBe(7);
+    expect(await p.$eval('#ttft-chart svg', (e) => [e.getAttribute('role'), e.getAttribute('font-family'), document.getElementById(e.getAttribute('aria-labelledby')!)?.textContent])).toEqual(['img', 'system-ui, sans-serif', 'Time to first token, request by request']);
+    expect(await p.$$eval('#ttft-chart svg text', (els) => els.map((e) => e.textContent))).toEqual(expect.arrayContaining(['↑ TTFT (ms)', 'request index (send order) →']));
     const tools = await p.$$eval('#speeds-body tr[data-tool]', (rows) => rows.map((r) => (r as HTMLElement).dataset.tool));
     expect(tools).toEqual(['vllm', 'sglang', 'inferencex', 'aiperf', 'guidellm', 'llmperf', 'mlperf']);
     const clauses = await p.$$eval('#speeds-body tr.clause', (rows) => rows.map((r) => r.textContent ?? ''));
     expect(clauses).toHaveLength(7);
     for (const c of clauses) expect(c).toMatch(/^arrivals: closed loop, 64 slots.* · clock: .* · window: whole run, 640 requests$/);
     await p.close();
+  });
+
+  it('runs every preset to its results, the Figure 6 one with its seven definitions', async () => {
+    const p = await open(url('?requests=10&slots=4'));
+    await finished(p, await runOf(p));
+    const ids = await p.$$eval('a[data-preset]', (as) => as.map((a) => (a as HTMLElement).dataset.preset!));
+    expect(ids.length).toBeGreaterThan(5);
+    for (const id of ids) {
+      await clickPreset(p, id);
+      const got = await p.evaluate(() => ({
+        stale: document.getElementById('results')!.dataset.stale,
+        dots: document.querySelectorAll('#ttft-chart circle').length,
+        tools: document.querySelectorAll('#speeds-body tr[data-tool]').length,
+        bars: document.querySelectorAll('#speeds-chart rect').length,
+        status: document.getElementById('speeds-status')!.textContent,
+      }));
+      expect(got, id).toEqual({ stale: 'false', dots: got.dots, tools: 7, bars: 7, status: '' });
+      expect(got.dots, id).toBeGreaterThan(0);
+    }
+    await p.close();
+  });
+
+  it('marks the results out of date, visibly and for screen readers, as soon as a field changes after a run', async () => {
+    const p = await open(url());
+    await finished(p, await runOf(p));
+    const state = () => p.evaluate(() => ({
+      stale: document.getElementById('results')!.dataset.stale,
+      note: document.getElementById('stale-note')!.textContent,
+      live: document.getElementById('stale-note')!.getAttribute('aria-live'),
+      heading: (document.getElementById('results-h') as HTMLElement).innerText,
+      opacity: getComputedStyle(document.querySelector('#ttft-chart svg')!).opacity,
+    }));
+    expect(await state()).toEqual({ stale: 'false', note: '', live: 'polite', heading: 'Results', opacity: '1' });
+    // One keystroke, before the debounced refresh: already marked.
+    await p.type('#f-slots', '8');
+    const s = await state();
+    expect(s.stale).toBe('true');
+    expect(s.note).toMatch(/^Out of date: these results are from the previous run; Slots changed since\. Press Run/);
+    expect(s.heading).toBe('Results (out of date)');
+    expect(Number(s.opacity)).toBeLessThan(1);
+    expect(await axe(p)).toEqual([]);
+    // Set back, not out of date; changed and run, up to date again once the run's results are drawn.
+    await p.fill('#f-slots', '64');
+    await p.waitForFunction(() => document.getElementById('results')!.dataset.stale === 'false');
+    await p.fill('#f-requests', '320');
+    await p.waitForFunction(() => document.getElementById('results')!.dataset.stale === 'true');
+    const before = await runOf(p);
+    await p.click('#run');
+    await finished(p, before + 1);
+    expect(await state()).toEqual({ stale: 'false', note: '', live: 'polite', heading: 'Results', opacity: '1' });
+    await p.close();
+  });
+
+  it('puts the form near the top and the results on the first screen at 1280 × 800, directly under the form at 390 px', async () => {
+    const boxes = async (p: Page) => p.evaluate(() => {
+      const b = (sel: string) => {
+        const r = document.querySelector(sel)!.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      };
+      const svg = document.querySelector('#ttft-chart svg') as SVGSVGElement;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const text = Math.min(...[...document.querySelectorAll('#results .fig-svg svg text')].filter((t) => t.textContent?.trim()).map((t) => parseFloat(getComputedStyle(t).fontSize) * ((t.closest('svg') as SVGSVGElement).getBoundingClientRect().width / (t.closest('svg') as SVGSVGElement).viewBox.baseVal.width)));
+      return { form: b('#explorer-form'), results: b('#results'), stats: b('#results .stats'), ttft: b('#ttft-chart'), run: b('#run'), scale, text, width: document.documentElement.scrollWidth, vw: innerWidth, vh: innerHeight };
+    });
+    const wide = await open(url());
+    await wide.setViewportSize({ width: 1280, height: 800 });
+    await finished(wide, await runOf(wide));
+    const w = await boxes(wide);
+    expect(w.form.top).toBeLessThan(w.vh / 3);
+    expect(w.results.left).toBeGreaterThanOrEqual(w.form.right);
+    expect(w.results.top).toBeLessThan(w.vh / 3);
+    expect(w.stats.bottom).toBeLessThan(w.vh);
+    expect(w.ttft.top).toBeLessThan(w.vh);
+    expect(w.run.bottom).toBeLessThanOrEqual(w.vh);
+    expect(w.width).toBe(w.vw);
+    expect(await axe(wide)).toEqual([]);
+    await wide.close();
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(url(), { waitUntil: 'load' });
+    await phone.waitForFunction(() => document.getElementById('explorer')?.dataset.ready === 'true');
+    await finished(phone, await runOf(phone));
+    const n = await boxes(phone);
+    expect(n.form.top).toBeLessThan(n.vh);
+    expect(n.results.top).toBeGreaterThanOrEqual(n.form.bottom);
+    expect(n.results.top - n.form.bottom).toBeLessThan(40);
+    expect(n.results.left).toBe(n.form.left);
+    expect(n.run.bottom).toBeLessThanOrEqual(n.vh);
+    expect(n.text).toBeGreaterThanOrEqual(11);
+    expect(n.width).toBe(n.vw);
+    expect(await axe(phone)).toEqual([]);
+    await phone.close();
   });
 
   it('a shared URL restores the same configuration (and the same result)', async () => {

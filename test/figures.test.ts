@@ -89,8 +89,9 @@ describe('one frame and one palette', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('the explorer draws with the palette', () => {
-    const src = read('src/explorer/main.ts') + read('src/explorer/charts.ts');
+  it('the explorer draws with the palette, through the article’s renderer', () => {
+    const src = read('src/explorer/main.ts') + read('src/explorer/figures.ts');
     expect(src.match(/#[0-9a-fA-F]{6}\b/g) ?? []).toEqual([]);
+    expect(read('src/explorer/main.ts')).toMatch(/import \{ plotSvg \} from '\.\.\/pipeline\/plot-svg\.ts'/);
   });
 });

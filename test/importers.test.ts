@@ -71,7 +71,7 @@ describe('vLLM bench serve', () => {
     expect(r2.dueT).toBeCloseTo(5000.2, 9); // start 5000.5 − queue 0.3
     expect(r2.sendT).toBe(5000.5);
     expect(r2.firstT).toBeCloseTo(5000.7, 9);
-    expect(r2.chunkTimes!.map((t) => +t.toFixed(6))).toEqual([5000.7, 5000.8, 5000.95, 5001.05]);
+    expect(Array.from(r2.chunkTimes!, (t) => +t.toFixed(6))).toEqual([5000.7, 5000.8, 5000.95, 5001.05]);
     expect(r2.finishT).toBeCloseTo(5001.05, 9);
     expect(r2.inputTokens).toBe(128);
     expect(r2.outputTokens).toBe(4);
@@ -122,7 +122,7 @@ describe('AIPerf profile_export.jsonl', () => {
     expect(r1.dueT).toBeCloseTo(0.2, 12);
     expect(r1.sendT).toBeCloseTo(0.20015, 12);
     expect(r1.firstT).toBeCloseTo(0.20015 + 0.13, 12);
-    expect(r1.chunkTimes!.map((t) => +t.toFixed(9))).toEqual([0.33015, 0.34115, 0.35215, 0.36315]);
+    expect(Array.from(r1.chunkTimes!, (t) => +t.toFixed(9))).toEqual([0.33015, 0.34115, 0.35215, 0.36315]);
     expect(r1.finishT).toBeCloseTo(0.36315, 12); // start + request_latency (last content chunk)
     expect(r1.inputTokens).toBe(256);
     expect(r1.outputTokens).toBe(4);
@@ -214,7 +214,7 @@ describe('SGLang bench_serving jsonl', () => {
   it('rebuilds chunk times from ttfts + itls on per-request clocks', () => {
     const recs = res.run.records;
     expect(recs).toHaveLength(4);
-    expect(recs[2].chunkTimes!.map((t) => +t.toFixed(9))).toEqual([0.04, 0.055, 0.065, 0.075, 0.085]);
+    expect(Array.from(recs[2].chunkTimes!, (t) => +t.toFixed(9))).toEqual([0.04, 0.055, 0.065, 0.075, 0.085]);
     expect(recs[2].finishT).toBeCloseTo(0.085, 12);
     expect(recs[2].outputTokens).toBe(5);
     expect(recs[3]).toMatchObject({ ok: false, firstT: null });
@@ -364,7 +364,7 @@ function syntheticRun(): BenchmarkRun {
     records.push({
       dueT,
       sendT,
-      chunkTimes,
+      chunkTimes: Float64Array.from(chunkTimes),
       chunkTokens: chunkTimes.map(() => 1),
       firstT,
       finishT: chunkTimes[n - 1],

@@ -6,7 +6,7 @@ import { runCli } from './helpers/cli.ts';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
 import { fromSimResult } from '../src/metrics/index.ts';
 import { metricsReport } from '../src/metrics/report.ts';
-import { toVllmResult } from '../src/importers/index.ts';
+import { importResult, toVllmResult } from '../src/importers/index.ts';
 import { loadMetricsInput } from '../src/importers/load.ts';
 import { markUnsupported } from '../src/importers/metrics-input.ts';
 
@@ -116,6 +116,27 @@ describe('stopwatches metrics on real tools’ result files', () => {
       expect(f.value, `${d.tool}.${d.metric}`).not.toBeNull();
       expect(Math.abs(f.value! - d.value!), `${d.tool}.${d.metric}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(d.value!)));
     }
+  });
+});
+
+describe('a simulator result of a burst with no cap', () => {
+  // three requests due at 0; in the burst all leave at 0, in the closed loop of 2 slots the third waits for one
+  const requests = { due_t: [0, 0, 0], send_t: [0, 0, 0], first_t: [0.1, 0.2, 0.3], finish_t: [0.2, 0.3, 0.4], token_times: [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]] };
+  it('is read without a cap, so its client-queue rows are refused with the reason instead of printed as zeros', () => {
+    const burst = importResult('burst.json', JSON.stringify({ requests }));
+    expect(burst.run.requestRate).toBe(Infinity);
+    expect(burst.run.maxConcurrency).toBeNull();
+    expect(burst.notes.join(' ')).toMatch(/a burst with no cap, so the client kept no queue/);
+    const rows = (metricsReport(burst.run, { llama2Inflation: null }) as Row[]).filter((x) => x.metric.includes('client_queue'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const x of rows) expect(x.value, x.metric).toBeNull();
+    expect(rows.find((x) => x.metric === 'mean_client_queue_time_ms')!.note).toMatch(/3 × vLLM reports client_queue_time only with --max-concurrency/);
+  });
+  it('a closed loop whose requests waited for a slot keeps its cap and its waits', () => {
+    const closed = importResult('closed.json', JSON.stringify({ requests: { ...requests, send_t: [0, 0, 0.2], first_t: [0.1, 0.2, 0.3], finish_t: [0.2, 0.3, 0.4] } }));
+    expect(closed.run.maxConcurrency).toBe(2);
+    const mean = (metricsReport(closed.run, { llama2Inflation: null }) as Row[]).find((x) => x.metric === 'mean_client_queue_time_ms')!;
+    expect(mean.value).toBeCloseTo(200 / 3, 9); // (0 + 0 + 200) ms / 3
   });
 });
 

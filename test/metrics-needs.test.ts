@@ -26,7 +26,7 @@ function baseRun(): BenchmarkRun {
 const map = (run: BenchmarkRun, f: (r: RequestRecord, i: number) => RequestRecord, window?: Partial<BenchmarkRun>): BenchmarkRun => ({
   ...run,
   ...window,
-  records: run.records.map((r, i) => f({ ...r, chunkTimes: r.chunkTimes ? [...r.chunkTimes] : null }, i)),
+  records: run.records.map((r, i) => f({ ...r, chunkTimes: r.chunkTimes ? r.chunkTimes.slice() : null }, i)),
 });
 
 /** One perturbation per capability, and the capabilities a row may declare to be allowed to change with it. */

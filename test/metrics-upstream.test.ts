@@ -10,11 +10,11 @@ import * as M from '../src/metrics/index.ts';
 import { metricsReport } from '../src/metrics/report.ts';
 import { simulate, defaultServerConfig, fixedLengths } from '../src/sim/index.ts';
 
-function rec(p: Partial<RequestRecord> & { chunkTimes: number[] }): RequestRecord {
+function rec(p: Partial<Omit<RequestRecord, 'chunkTimes'>> & { chunkTimes: number[] }): RequestRecord {
   return {
     dueT: p.dueT ?? 0,
     sendT: p.sendT ?? p.dueT ?? 0,
-    chunkTimes: p.chunkTimes,
+    chunkTimes: Float64Array.from(p.chunkTimes),
     chunkTokens: p.chunkTokens ?? null,
     firstT: p.chunkTimes[0] ?? null,
     finishT: p.finishT ?? p.chunkTimes[p.chunkTimes.length - 1],
@@ -219,7 +219,94 @@ describe('SGLang native backend', () => {
     // .6: .1/2 ×2; .7: .1/1; .8: skipped; .9: (.9 − .7)/2 ×2
     const S = rec({ chunkTimes: [0.5, 0.6, 0.7, 0.8, 0.9], chunkTokens: [3, 2, 1, 0, 2] });
     expect(M.sglangItls(S, 'sglang').map((x) => +x.toFixed(12))).toEqual([0.05, 0.05, 0.1, 0.1, 0.1]);
-    expect(M.sglangItls(S, 'openai').map((x) => +x.toFixed(12))).toEqual([0.1, 0.1, 0.1, 0.1]); // one gap per content chunk
+  });
+});
+
+// sgl-project/sglang @ 00f9ec472ffe: python/sglang/benchmark/serving.py, async_request_openai_completions
+// (`if data["choices"][0]["text"]:`) and async_request_openai_chat_completions (`if content:`): most_recent_timestamp
+// moves only on a chunk with text, and the first such chunk is the first token
+describe('SGLang OpenAI-compatible backends skip chunks without text', () => {
+  // sent at 0; an empty role chunk at .3, text at .5 .6 .7, an empty chunk at .8, text at .9; 4 tokens of usage
+  const S = rec({ chunkTimes: [0.3, 0.5, 0.6, 0.7, 0.8, 0.9], chunkTokens: [0, 1, 1, 1, 0, 1], finishT: 1.0, outputTokens: 4 });
+  it('the next gap runs from the last chunk with text, and the time to first token ends at the first text', () => {
+    expect(M.sglangItls(S, 'openai').map((x) => +x.toFixed(12))).toEqual([0.1, 0.1, 0.2]); // not .2 .1 .1 .1 .1
+    expect(M.sglangTtft(S).value).toBeCloseTo(0.5, 12); // not the role chunk at .3
+    expect(M.sglangTpot(S).value).toBeCloseTo((1.0 - 0.5) / 3, 12); // (latency − ttft)/(output_len − 1)
+    expect(M.sglangItls(S, 'sglang').map((x) => +x.toFixed(12))).toEqual([0.1, 0.1, 0.2]); // the native backend: from the first text too
+  });
+  it('the printed ITL pools those gaps (not the shared series of every chunk gap)', () => {
+    const m = M.sglangMetrics(run([S]));
+    expect(m.itl.n).toBe(3);
+    expect(m.itl.mean).toBeCloseTo(400 / 3, 9);
+    expect(m.maxItlMs).toBeCloseTo(200, 9);
+    expect(m.ttft.mean).toBeCloseTo(500, 9);
+    // without per-chunk counts every chunk carried text: one gap per chunk, as before
+    const plain = rec({ chunkTimes: [0.3, 0.5, 0.6], outputTokens: 3 });
+    expect(M.sglangMetrics(run([plain])).itl.n).toBe(2);
+    expect(M.sglangTtft(plain).value).toBeCloseTo(0.3, 12);
+  });
+});
+
+// vllm-project/guidellm @ ee7a77457ba6: src/guidellm/schemas/request_stats.py 135–144 (`output_tokens`:
+// `return self.info.timings.token_iterations or None` without usage), backends/openai/http.py 553
+// (`token_iterations += iterations`), backends/openai/request_handlers.py 1153–1204 (`return 1 if updated else 0`)
+describe('GuideLLM without usage counts content lines', () => {
+  it('a line counts once whatever it carried (token_iterations), not the tokens summed; no line is no count', () => {
+    const G = rec({ chunkTimes: [0.2, 0.3, 0.5], chunkTokens: [1, 3, 2], finishT: 0.55, outputTokens: null });
+    expect(M.guidellmOutputTokens(G)).toBe(3); // not 1 + 3 + 2 = 6
+    expect(M.guidellmTimePerOutputTokenMs(G).value).toBeCloseTo(500 / 3, 9); // 1000·(last − start)/3
+    expect(M.guidellmInterTokenLatencyMs(G).value).toBeCloseTo(300 / 2, 9); // 1000·(last − first)/(3 − 1)
+    expect(M.guidellmOutputTokens({ ...G, outputTokens: 6 })).toBe(6); // the server's usage wins
+    expect(M.guidellmOutputTokens({ ...G, outputTokens: 0 })).toBe(0); // a usage of 0 is a count (total_tokens 0, not None)
+    expect(M.guidellmOutputTokens(rec({ chunkTimes: [], finishT: 0.5, outputTokens: null }))).toBeNull(); // `0 or None`
+  });
+});
+
+// vllm-project/guidellm @ ee7a77457ba6: src/guidellm/schemas/statistics.py 391–511
+// (concurrency_distribution_from_timings, threshold = 1e-4 at 398) and 583–634 (_merge_sorted_times_with_weights:
+// `within = diffs <= threshold` 603, groups up to `times[starts] + threshold` 610)
+describe('GuideLLM merges concurrency change times within 1e-4 s', () => {
+  it('a request that starts 0.05 ms after another ends keeps the level at 1: the −1 and +1 merge', () => {
+    const A = rec({ sendT: 0, chunkTimes: [0.5], finishT: 1.0 });
+    const B = rec({ sendT: 1.00005, chunkTimes: [1.5], finishT: 2.0 });
+    // without the merge: (1 + 0.99995) / 2 = 0.999975
+    expect(M.guidellmConcurrency(run([A, B], { startT: 0, endT: 2 }))).toBeCloseTo(1, 12);
+    // 0.2 ms apart is past the threshold: the 0.2 ms at level 0 stays
+    const C = rec({ sendT: 1.0002, chunkTimes: [1.5], finishT: 2.0 });
+    expect(M.guidellmConcurrency(run([A, C], { startT: 0, endT: 2 }))).toBeCloseTo((1 + 0.9998) / 2, 12);
+  });
+  it('a chain of close times merges group by group from its first time, not into one point', () => {
+    // changes at 1.0 (A ends), 1.00006 (B starts), 1.00012 (C starts): 1.00006 joins 1.0 (level stays 1);
+    // 1.00012 is past 1.0 + 1e-4 and opens the next group: level 2 from 1.00012 to 2
+    const A = rec({ sendT: 0, chunkTimes: [0.5], finishT: 1.0 });
+    const B = rec({ sendT: 1.00006, chunkTimes: [1.5], finishT: 2.0 });
+    const C = rec({ sendT: 1.00012, chunkTimes: [1.5], finishT: 2.0 });
+    const g = M.guidellmConcurrency(run([A, B, C], { startT: 0, endT: 2 }))!;
+    expect(g).toBeCloseTo((1.00012 + 2 * (2 - 1.00012)) / 2, 12); // 1.49994
+    expect(g).not.toBeCloseTo(1.5, 6); // all three merged onto 1.0
+    expect(g).not.toBeCloseTo((1 + 0.99994 + 0.99988) / 2, 6); // no merge: 1.49991
+  });
+  it('a change just before the window sets the level the window opens with', () => {
+    // A starts 0.05 ms before the window and B ends 0.05 ms inside it: merged onto the earlier time, both fall before it
+    const A = rec({ sendT: 0.99995, chunkTimes: [1.5], finishT: 2.0 });
+    const B = rec({ sendT: 0, chunkTimes: [0.5], finishT: 1.00004 });
+    expect(M.guidellmConcurrency(run([A, B], { startT: 1, endT: 2 }))).toBeCloseTo(1, 12); // without the merge: 1 + 0.00004
+  });
+});
+
+// ray-project/llmperf @ f1d6bed: token_benchmark_ray.py 66 (`get_token_length = lambda text: len(tokenizer.encode(text))`),
+// 117 (`num_output_tokens = get_token_length(gen_text)`), 124; src/llmperf/ray_clients/openai_chat_completions_client.py 92–101
+// (only delta.content is read; no stream_options, so no usage chunk is asked for)
+describe('LLMPerf tokenizes the generated text and never reads usage', () => {
+  it('a server reporting usage 0 still gives LLMPerf the text’s count', () => {
+    const Z = rec({ chunkTimes: [0.2, 0.3, 0.5, 0.6], finishT: 0.8, outputTokens: 0 });
+    expect(M.llmperfOutputTokens(Z, 1.25)).toBeCloseTo(4 * 1.25, 12); // the 4 streamed tokens, re-counted in Llama 2
+    expect(M.llmperfRequestOutputThroughput(Z, 1.25).value).toBeCloseTo(5 / 0.8, 12);
+    expect(M.llmperfOutputTokens({ ...Z, chunkTokens: [1, 2, 1, 1] }, 1)).toBe(5);
+    expect(M.llmperfOutputTokens({ ...Z, outputTokens: 4 }, 1.25)).toBeCloseTo(5, 12); // the same text, however the server counted
+    const m = M.llmperfMetrics(run([Z]), { llama2Inflation: 1.25 });
+    expect(m.numberOutputTokens.mean).toBeCloseTo(5, 12);
+    expect(m.meanOutputThroughputTokenPerS).toBeCloseTo(5 / 2, 12); // Σ tokens / (end − start) = 5 / 2 s
   });
 });
 

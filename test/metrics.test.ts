@@ -6,11 +6,11 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-function rec(p: Partial<RequestRecord> & { sendT: number; chunkTimes: number[] }): RequestRecord {
+function rec(p: Partial<Omit<RequestRecord, 'chunkTimes'>> & { sendT: number; chunkTimes: number[] }): RequestRecord {
   return {
     dueT: p.dueT ?? 0,
     sendT: p.sendT,
-    chunkTimes: p.chunkTimes,
+    chunkTimes: Float64Array.from(p.chunkTimes),
     chunkTokens: p.chunkTokens ?? null,
     firstT: p.chunkTimes[0] ?? null,
     finishT: p.finishT ?? p.chunkTimes[p.chunkTimes.length - 1],

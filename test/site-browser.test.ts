@@ -171,6 +171,8 @@ describe.skipIf(!built)('site in a browser', () => {
       return route.abort();
     });
     await p.goto(url, { waitUntil: 'load' });
+    // The explorer runs its configuration on load: it is held to the checks with its results drawn, not before.
+    if (await p.$('#explorer')) await p.waitForFunction(() => document.getElementById('explorer')?.dataset.state === 'done', null, { timeout: 60_000 });
     return v;
   }
 

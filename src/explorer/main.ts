@@ -14,8 +14,11 @@ import {
 } from './params.ts';
 import type { ExplorerResult, SpeedOut } from './run.ts';
 import type { FromWorker, ToWorker } from './worker.ts';
-import { bars, scatter, stepLine, type Frame } from './charts.ts';
-import { NEUTRAL, PALETTE } from '../figure-style.ts';
+import { speedsFigure, throughputFigure, ttftFigure, type Layout } from './figures.ts';
+import { NARROW_MEDIA } from '../figure-style.ts';
+import { plotSvg } from '../pipeline/plot-svg.ts';
+import { prepareSvg } from '../site/svg.ts';
+import type { FigureSpec } from '../pipeline/types.ts';
 
 declare const __EXPLORER_WORKER__: string;
 
@@ -29,7 +32,6 @@ const $ = <T extends HTMLElement = HTMLElement>(sel: string) => document.querySe
 const root = $('#explorer');
 const data = JSON.parse($('#explorer-data').textContent ?? '{}') as PageData;
 const DEFAULTS = defaultParams(data.inflation);
-const C: Record<keyof typeof PALETTE | 'grey', string> = { ...PALETTE, grey: NEUTRAL.grey };
 
 const input = (k: Key) => document.getElementById(`f-${k}`) as HTMLInputElement | HTMLSelectElement;
 const msgOf = (k: Key) => document.getElementById(`m-${k}`) as HTMLElement;
@@ -76,8 +78,37 @@ function writeUrl(p: Params): void {
   }
 }
 
+// ------------------------------------------------------------------ stale results
+/** The configuration the results on the page come from (null before the first). */
+let shown: Params | null = null;
+
+/**
+ * Marks the results out of date as soon as the fields no longer say what they ran, in words (a live region, so a
+ * screen reader hears it, and the heading) and by greying the figures; cleared when a run's results are drawn, or
+ * when the fields are set back.
+ */
+function markStale(p: Params): void {
+  const res = $('#results');
+  const changed = shown ? changedFields(shown, p) : [];
+  const stale = changed.length > 0;
+  if ((res.dataset.stale === 'true') === stale && (!stale || res.dataset.changed === changed.join(','))) return;
+  res.dataset.stale = String(stale);
+  res.dataset.changed = changed.join(',');
+  $('#stale-tag').hidden = !stale;
+  $('#stale-note').textContent = stale
+    ? `Out of date: these results are from the previous run; ${changed.join(', ')} changed since. Press Run to update them.`
+    : '';
+}
+
+/** Labels of the fields whose value differs between two configurations (those either reads). */
+function changedFields(a: Params, b: Params): string[] {
+  const keys = new Set([...activeKeys(a), ...activeKeys(b)]);
+  return FIELDS.filter((f) => keys.has(f.key) && valueText(f.key, a[f.key]) !== valueText(f.key, b[f.key])).map((f) => f.label);
+}
+
 function refresh(): { p: Params; problems: Problems } {
   const p = read();
+  markStale(p);
   showActive(p);
   const problems = validate(p);
   showProblems(problems);
@@ -180,7 +211,36 @@ function onWorker(m: FromWorker): void {
 }
 
 // ------------------------------------------------------------------ drawing
-const FRAME: Frame = { width: 720, height: 340, margin: { top: 30, right: 16, bottom: 40, left: 62 } };
+/** Phones get the figures laid out for their width, as the article's (text of at least 11 px there). */
+const narrowQuery = window.matchMedia(NARROW_MEDIA);
+const layout = (): Layout => (narrowQuery.matches ? 'narrow' : 'wide');
+/** What the figures were last drawn from, to draw them again when the layout changes. */
+let drawn: { p: Params; r: ExplorerResult; rows: SpeedOut[] | null } | null = null;
+
+/** Draws a figure into `#<id>-chart`, named by its heading `#<id>-h` and described by `#<id>-desc` (and its caption, when it has one), as the article's. */
+function figure(id: string, spec: FigureSpec): void {
+  const cap = document.getElementById(`${id}-cap`);
+  $(`#${id}-desc`).textContent = spec.alt;
+  if (cap) cap.textContent = spec.caption;
+  $(`#${id}-chart`).innerHTML = prepareSvg(plotSvg(spec, `ex-${id}`, document), `ex-${id}`, `${id}-h`, cap ? `${id}-desc ${id}-cap` : `${id}-desc`);
+}
+
+function drawRunFigures(): void {
+  if (!drawn) return;
+  const { p, r } = drawn;
+  figure('ttft', ttftFigure(r, r.dueDiffers && p.client !== 'closed', layout()));
+  figure('tput', throughputFigure(r, layout()));
+}
+
+function drawSpeedsFigure(): void {
+  const primary = drawn?.rows?.filter((x) => x.primary);
+  if (primary) figure('speeds', speedsFigure(primary, layout()));
+  else $('#speeds-chart').innerHTML = '';
+}
+narrowQuery.addEventListener('change', () => {
+  drawRunFigures();
+  drawSpeedsFigure();
+});
 
 function pctText(q: ExplorerResult['p99Send']): string {
   const [lo, hi] = q.interval;
@@ -208,51 +268,30 @@ function drawResult(p: Params, r: ExplorerResult): void {
   );
   $('#window-line').textContent = `Statistics: ${windowClause(p)}. Arrivals: ${arrivalsClause(p)}. p99 by numpy’s linear rule.`;
   $('#results').hidden = false;
-
-  const series = [];
-  if (r.from > 0) series.push({ y: r.ttftSendMs, from: 0, to: r.from, color: C.grey, label: 'warmup (left out)' });
-  series.push({ y: r.ttftSendMs, from: r.from, to: r.to, color: C.blue, label: 'TTFT from send' });
-  if (r.to < r.n) series.push({ y: r.ttftSendMs, from: r.to, to: r.n, color: C.grey, label: 'cooldown (left out)' });
-  // A closed loop's requests are all due at t = 0 (the simulator's rule): their from-due times only say when each
-  // slot got to them, so the chart draws them for open and capped clients, where due is a user's arrival.
-  const drawDue = r.dueDiffers && p.client !== 'closed';
-  if (drawDue) series.push({ y: r.ttftDueMs, from: r.from, to: r.to, color: C.orange, label: 'TTFT from due' });
-  const rules = [{ y: r.p99Send.value, color: C.blue, dash: '6,3', label: 'p99 from send' }];
-  if (drawDue) rules.push({ y: r.p99Due.value, color: C.vermillion, dash: '2,3', label: 'p99 from due' });
-  $('#ttft-chart').innerHTML = scatter(
-    'ttft-svg', FRAME, r.n, series, rules, 'request index (send order)', 'TTFT (ms, log scale)',
-    'Time to first token, request by request',
-    `Scatter of ${r.n} requests' time to first token against request index, log scale, with the p99 as a dashed line.`,
-  );
-  $('#tput-chart').innerHTML = stepLine(
-    'tput-svg', { ...FRAME, height: 260 }, r.throughput.start, r.throughput.width, r.throughput.tokPerS, C.green,
-    'time since the run started (s)', 'output tokens/s', 'Throughput over time',
-    `Output tokens per second in ${r.throughput.start.length} equal time bins over the run.`,
-  );
+  // The definitions of this run come next: until then the previous run's are not shown beside this run's figures.
+  $('#speeds-body').innerHTML = '';
+  $('#speeds-other').innerHTML = '';
+  $('#speeds-status').textContent = 'Computing the seven definitions for this run…';
+  drawn = { p, r, rows: null };
+  drawRunFigures();
+  drawSpeedsFigure();
+  shown = p;
+  markStale(read());
 }
 
-const TOOL_COLORS = [C.blue, C.orange, C.green, C.vermillion, C.sky, C.purple, NEUTRAL.mid];
-
 function drawSpeeds(p: Params, rows: SpeedOut[] | null, note: string | null): void {
-  const chart = $('#speeds-chart');
   const body = $('#speeds-body');
   const other = $('#speeds-other');
   body.innerHTML = '';
   other.innerHTML = '';
+  if (drawn) drawn.rows = rows;
+  drawSpeedsFigure();
   if (!rows) {
-    chart.innerHTML = '';
     $('#speeds-status').textContent = `Not computed: ${note ?? 'no token times'}.`;
     return;
   }
   $('#speeds-status').textContent = '';
   const primary = rows.filter((r) => r.primary);
-  chart.innerHTML = bars(
-    'speeds-svg', { width: 720, height: 0, margin: { top: 8, right: 70, bottom: 34, left: 190 } },
-    primary.map((r, i) => ({ label: r.toolName, value: r.tokPerS, color: TOOL_COLORS[i % TOOL_COLORS.length], note: r.reason })),
-    'tokens/s per user', 'Seven per-user speeds of the same run',
-    `Bars of the per-user speed each tool's headline definition gives for this run: ${primary.map((r) => `${r.toolName} ${r.tokPerS === null ? 'not computed' : formatPlain(r.tokPerS)}`).join('; ')}.`,
-    'tok/s',
-  );
   const arrivals = arrivalsClause(p);
   const window = windowClause(p);
   const row = (r: SpeedOut) => {
@@ -313,6 +352,8 @@ window.addEventListener('pointercancel', release, true);
 
 let debounce: number | undefined;
 $('#explorer-form').addEventListener('input', () => {
+  // Out of date at the first keystroke; the messages wait for the typing to pause.
+  markStale(read());
   clearTimeout(debounce);
   debounce = window.setTimeout(refreshUnlessPressing, 120);
 });
@@ -336,6 +377,9 @@ for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-preset]')) 
     if (running) cancel();
     root.dataset.preset = pr.id;
     start();
+    // The presets sit after the results: bring the results (marked out of date until this run's arrive) into view.
+    const res = $('#results');
+    if (!res.hidden && res.getBoundingClientRect().top < 0) res.scrollIntoView({ block: 'start' });
   });
 }
 applyUrl();

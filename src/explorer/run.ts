@@ -20,7 +20,7 @@ import {
 } from '../sim/index.ts';
 import { buildRun, fromSimResult, perUserSpeeds, TABLE1, type SpeedRow, type ToolId } from '../metrics/index.ts';
 import { mean, median, percentileWithInterval, type PercentileWithInterval } from '../stats/index.ts';
-import { fmtInt, lengthBounds, MAX_RECORDED_TOKENS, type Params } from './params.ts';
+import { fmtInt, MAX_RECORDED_TOKENS, type Params } from './params.ts';
 
 export interface Drawn {
   workload: Workload;
@@ -112,6 +112,13 @@ export interface Simulated {
   client: ClientSpec;
 }
 
+/** Output tokens a drawn workload emits: the sum of its output lengths. */
+export function drawnOutputTokens(w: Workload): number {
+  let s = 0;
+  for (let i = 0; i < w.osl.length; i++) s += w.osl[i];
+  return s;
+}
+
 /** Draw, simulate and compute the TTFT statistics and throughput. */
 export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
   const now = hooks.now ?? (() => performance.now());
@@ -119,9 +126,11 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
   const { workload, client } = drawInputs(p);
   const cfg = serverConfig(p);
   const n = p.requests;
-  const bo = lengthBounds(p, 'osl');
-  const maxOut = typeof bo === 'string' ? Infinity : n * bo[1];
-  const recordTokens = maxOut <= MAX_RECORDED_TOKENS;
+  // The token times the definitions need cost memory per output token, and the drawn lengths say exactly how many
+  // there will be (every request emits its drawn output length): the limit is held on that count, not on the
+  // longest lengths the draw could give, which for a ranged draw overstates it by up to a fifth.
+  const outTokens = drawnOutputTokens(workload);
+  const recordTokens = outTokens <= MAX_RECORDED_TOKENS;
   const t1 = now();
 
   // Per step: end time and tokens emitted (for throughput); progress now and then.
@@ -190,7 +199,7 @@ export function simulateRun(p: Params, hooks: RunHooks = {}): Simulated {
 
   const speedsNote = recordTokens
     ? null
-    : `the per-token definitions need every token's time; this run could emit ${fmtInt(maxOut)} output tokens, above the ${fmtInt(MAX_RECORDED_TOKENS)} the page records`;
+    : `the per-token definitions need every token's time; this run emits ${fmtInt(outTokens)} output tokens, above the ${fmtInt(MAX_RECORDED_TOKENS)} a page can hold (fewer requests or shorter outputs)`;
   const t3 = now();
   const result: ExplorerResult = {
     n,

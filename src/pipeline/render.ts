@@ -8,6 +8,7 @@ import { parseHTML } from 'linkedom';
 import { fileURLToPath } from 'node:url';
 import type { FigureSpec } from './types.ts';
 import { FIGURE_HEIGHT, plotSvg } from './plot-svg.ts';
+import { NARROW_FONT, NARROW_WIDTH } from '../figure-style.ts';
 
 export { FIGURE_HEIGHT, FIGURE_WIDTH, SVG_DECIMALS, normalizeSvg } from './plot-svg.ts';
 
@@ -23,10 +24,8 @@ export function renderSvg(spec: FigureSpec, idPrefix: string): string {
   return plotSvg(spec, idPrefix, parseHTML('<!doctype html><html><body></body></html>').document as unknown as Document);
 }
 
-/** Width of the narrow render: shown about 350 px wide on a 390 px phone. */
-export const NARROW_WIDTH = 400;
-/** Smallest text of the narrow render, in its own units: 13 × 350 / 400 ≈ 11.4 px on that phone. */
-export const NARROW_FONT = 13;
+/** Width and smallest text of the narrow render, shared with the explorer's charts (src/figure-style.ts). */
+export { NARROW_FONT, NARROW_WIDTH };
 /** Plot's own font size and margins, which the narrow render scales with its text. */
 const PLOT_FONT = 10;
 const PLOT_MARGINS = { marginTop: 20, marginRight: 20, marginBottom: 30, marginLeft: 40 } as const;

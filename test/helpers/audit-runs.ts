@@ -17,8 +17,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const CONFIG = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/golden/closed_ranged.json'), 'utf8')).config;
 
 export interface Scenario {
-  /** closed: N slots all sent at t = 0; ramp: N slots opened one every `rampGapS`; open / capped: Poisson at `rate`. */
-  client: 'closed' | 'ramp' | 'open' | 'capped';
+  /** closed: N slots all sent at t = 0; ramp: N slots opened one every `rampGapS`; open / capped: Poisson at `rate`; burst: every request at t = 0, no cap. */
+  client: 'closed' | 'ramp' | 'open' | 'capped' | 'burst';
   n: number;
   slots?: number;
   rate?: number;
@@ -37,6 +37,7 @@ export function caseJson(s: Scenario): object {
   const osl = s.fixed ? fixedLengths(s.n, L.osl) : inferencexLengths(rng.fork('osl'), s.n, L.osl, 0.8);
   let client: object;
   if (s.client === 'closed') client = { kind: 'closed', n_slots: s.slots };
+  else if (s.client === 'burst') client = { kind: 'open', times: new Array<number>(s.n).fill(0) };
   else if (s.client === 'ramp') {
     // A closed loop whose slots open one by one: a cap of N over a schedule that releases slot k at k·gap and every later request at once.
     const gap = s.rampGapS!;

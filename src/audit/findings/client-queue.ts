@@ -25,7 +25,8 @@ export function clientQueue(d: RunData): Finding {
   if (cap !== null) settings.cap = count(cap, 'requests');
   if (rate !== null && Number.isFinite(rate)) settings.request_rate = count(rate, '1/s');
   if (rate === Infinity) {
-    return { id, verdict: 'ok', message: `request rate inf${cap !== null ? ` with a cap of ${cap}` : ''}: there is no schedule to fall behind; the client sends as soon as ${cap !== null ? 'a slot frees' : 'it can'}, so the cap is the load itself`, numbers: settings };
+    if (cap === null) return { id, verdict: 'ok', message: 'request rate inf with no cap: a burst, every request sent at once, so the client kept no queue and there is no wait to report', numbers: settings };
+    return { id, verdict: 'ok', message: `request rate inf with a cap of ${cap}: there is no schedule to fall behind; the client sends as soon as a slot frees, so the cap is the load itself`, numbers: settings };
   }
   const done = d.run.records.filter((r) => r.ok);
   const hasDue = d.perRequest && !d.imported.lacks.includes('schedule') && done.some((r) => r.dueT !== null);
@@ -57,6 +58,11 @@ export function clientQueue(d: RunData): Finding {
   const dueSorted = sortAsc(fromDue);
   const n = waits.length;
   const waited = waits.filter((w) => w > 0).length;
+  if (cap === null && waited === 0) {
+    // nothing held a request back: wait rows would be zeros by construction, not a measurement
+    const burst = recs.every((r) => r.dueT === recs[0].dueT);
+    return { id, verdict: 'ok', message: `${burst ? `a burst (all ${n} requests due at once) with no cap` : 'no client cap'}: every request was sent at its due time, so the client kept no queue and there is no wait to report`, numbers: settings };
+  }
   const meanWait = waits.reduce((a, b) => a + b, 0) / n;
   const numbers: Record<string, AuditNumber> = {
     ...settings,

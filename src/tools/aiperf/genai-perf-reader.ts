@@ -90,7 +90,7 @@ function importExperiment(r: Reader, e: JsonObject, where: string, version: stri
     if (kept.length === 0) {
       return { dueT: null, sendT, chunkTimes: null, chunkTokens: null, firstT: null, finishT: res.length ? sec(res[res.length - 1]) : sendT, inputTokens: NaN, outputTokens: null, ok: false, preemptions: null };
     }
-    const chunkTimes = kept.map(sec);
+    const chunkTimes = Float64Array.from(kept, sec);
     return { dueT: null, sendT, chunkTimes, chunkTokens: null, firstT: chunkTimes[0], finishT: chunkTimes[chunkTimes.length - 1], inputTokens: NaN, outputTokens: usage, ok: true, preemptions: null };
   });
   const failed = records.filter((x) => !x.ok).length;

@@ -208,12 +208,12 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
       fail(file, `line ${x.line}: request_latency (${latency} s) is shorter than time_to_first_token (${ttft} s): a request cannot finish before its first token`);
     }
     const firstT = ok && ttft !== null ? sendT + ttft : null;
-    let chunkTimes: number[] | null = null;
+    let chunkTimes: Float64Array | null = null;
     if (firstT !== null && icl !== null) {
       chunkTimes = chunkTimesFromGaps(firstT, icl);
       anyIcl = true;
     } else if (firstT !== null && latency !== null && osl !== null && osl <= 1) {
-      chunkTimes = [firstT]; // one chunk: AIPerf writes no inter-chunk list
+      chunkTimes = Float64Array.of(firstT); // one chunk: AIPerf writes no inter-chunk list
     }
     x.icl = null; // the gaps are in chunkTimes now
     const finishT = latency !== null ? sendT + latency : end !== null ? sec(end) : sendT;

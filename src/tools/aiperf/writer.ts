@@ -38,7 +38,7 @@ function record(r: RequestRecord, i: number, closed: boolean): string {
     time_to_first_token: { value: msv(r.firstT - r.sendT), unit: 'ms' },
   };
   const c = r.chunkTimes;
-  if (c && c.length > 1) metrics.inter_chunk_latency = { value: c.slice(1).map((t, k) => msv(t - c[k])), unit: 'ms' };
+  if (c && c.length > 1) metrics.inter_chunk_latency = { value: Array.from(c.subarray(1), (t, k) => msv(t - c[k])), unit: 'ms' };
   if (Number.isFinite(r.inputTokens)) metrics.input_sequence_length = { value: r.inputTokens, unit: 'tokens' };
   const osl = r.outputTokens ?? c?.length ?? null;
   if (osl !== null) {

@@ -21,7 +21,7 @@ export function successful(run: BenchmarkRun): RequestRecord[] {
 }
 
 /** Arrival times of the output-carrying chunks; a record without chunk times but with a first token is one chunk. */
-export function chunkTimes(r: RequestRecord): number[] | null {
+export function chunkTimes(r: RequestRecord): Float64Array | null {
   if (r.chunkTimes) return r.chunkTimes;
   return null;
 }

@@ -228,9 +228,8 @@ export class Reader {
 }
 
 /** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
-export function chunkTimesFromGaps(firstT: number, gaps: ArrayLike<number>): number[] {
-  // sized once: a run holds millions of chunk times, and a grown array keeps spare room
-  const out = new Array<number>(gaps.length + 1);
+export function chunkTimesFromGaps(firstT: number, gaps: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(gaps.length + 1);
   out[0] = firstT;
   let t = firstT;
   for (let k = 0; k < gaps.length; k++) {

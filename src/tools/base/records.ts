@@ -11,8 +11,14 @@ export interface RequestRecord {
   dueT: number | null;
   /** When the request left the client (after any client-side semaphore). */
   sendT: number;
-  /** Arrival of each streamed chunk that carried output, in order; null if the source kept no chunk times. */
-  chunkTimes: number[] | null;
+  /**
+   * Arrival of each streamed chunk that carried output, in order; null if the
+   * source kept no chunk times. A typed array: a run holds millions of chunk
+   * times, kept at 8 bytes each with no per-element cost for the collector;
+   * never written once the record is made (it may be a view of the source's
+   * own buffer).
+   */
+  chunkTimes: Float64Array | null;
   /** Output tokens carried by each chunk (same length as chunkTimes); null when unknown (assume the server's count is spread evenly). */
   chunkTokens: number[] | null;
   /** When the first output chunk arrived; null if none arrived. */

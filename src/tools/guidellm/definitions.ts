@@ -21,11 +21,16 @@ import { firstChunkT, lastChunkT, none, some, successful, type Maybe } from '../
 import { weightedMean, weightedPercentiles } from '../../stats/percentile.ts';
 import { overlapping } from '../../stats/windows.ts';
 
-/** GuideLLM output_tokens: server usage (prefer_response_metrics), else token_iterations (content lines). */
+/**
+ * GuideLLM output_tokens: the server's usage when it sent one, else
+ * `token_iterations`, the number of content lines (schemas/request_stats.py
+ * `output_tokens`: `token_iterations or None`; backends/openai/http.py adds 1
+ * per line `add_streaming_line` found content in), whatever each line carried:
+ * a multi-token chunk counts once, and no content line at all is no count.
+ */
 export function guidellmOutputTokens(r: RequestRecord): number | null {
   if (r.outputTokens !== null) return r.outputTokens;
-  if (r.chunkTokens) return r.chunkTokens.reduce((a, b) => a + b, 0);
-  return r.chunkTimes ? r.chunkTimes.length : null;
+  return r.chunkTimes && r.chunkTimes.length > 0 ? r.chunkTimes.length : null;
 }
 
 /** `request_latency = request_end − request_start` (s). request_stats.py. */
@@ -134,17 +139,57 @@ export function guidellmRequestsPerSecond(run: BenchmarkRun): number | null {
   return n / D;
 }
 
+/** GuideLLM merges change times this close (s) onto the earliest of them (statistics.py: `threshold = 1e-4`). */
+export const GUIDELLM_MERGE_S = 1e-4;
+
 /**
- * GuideLLM `request_concurrency` mean: requests in flight, time-weighted
- * over the measured window = Σ (time each successful request spends inside
- * [start, end]) / (end − start).
+ * GuideLLM `request_concurrency` mean (statistics.py
+ * `concurrency_distribution_from_timings`, over the successful requests that
+ * overlap [start, end]): +1 at each request_start, −1 at each request_end; the
+ * change times merged (`_merge_sorted_times_with_weights`); the level carried
+ * into the window at its start, cut at its end, clipped at 0; each level
+ * weighted by how long it lasts. The merge: a group opens at a change time and
+ * takes every later one up to it + {@link GUIDELLM_MERGE_S}, their changes
+ * summed onto its first time; the next time opens the next group, so a chain
+ * of close times longer than the threshold becomes several points, not one.
+ * GuideLLM reaches this in passes (each run of gaps ≤ threshold merges from its
+ * first time, then again on what is left); the passes amount to this one sweep,
+ * since a merged point keeps its first time's place and so never comes within
+ * the threshold of a neighbour again. Without the merge the mean would be
+ * Σ (time each request spends inside the window) / (end − start); the merge
+ * moves a change earlier by at most 0.1 ms.
  */
 export function guidellmConcurrency(run: BenchmarkRun): number | null {
   const D = run.endT - run.startT;
   if (!(D > 0)) return null;
-  let inside = 0;
-  for (const r of successful(run)) inside += Math.max(0, Math.min(r.finishT, run.endT) - Math.max(r.sendT, run.startT));
-  return inside / D;
+  const recs = successful(run).filter((r) => r.finishT >= run.startT && r.sendT <= run.endT);
+  if (recs.length === 0) return 0; // GuideLLM's summary of no values has mean 0
+  const starts = Float64Array.from(recs, (r) => r.sendT).sort();
+  const ends = Float64Array.from(recs, (r) => r.finishT).sort();
+  // the change times in ascending order: the two sorted lists merged, a start before an equal end
+  let i = 0;
+  let j = 0;
+  const more = () => i < starts.length || j < ends.length;
+  const startNext = () => j >= ends.length || (i < starts.length && starts[i] <= ends[j]);
+  const nextTime = () => (startNext() ? starts[i] : ends[j]);
+  let level = 0;
+  let at = run.startT;
+  let area = 0;
+  const until = (to: number) => {
+    area += Math.max(0, level) * Math.max(0, to - at);
+    at = to;
+  };
+  while (more()) {
+    const first = nextTime();
+    let change = 0;
+    while (more() && nextTime() <= first + GUIDELLM_MERGE_S) change += startNext() ? (i++, 1) : (j++, -1);
+    // a change before the window only sets the level it opens with (numpy searchsorted 'left'); one after it is cut
+    if (first > run.endT) break;
+    if (first >= run.startT) until(first);
+    level += change;
+  }
+  until(run.endT);
+  return area / D;
 }
 
 export interface GuidellmMetrics {

@@ -39,7 +39,7 @@ export const DEFAULT_PERCENTS = [0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9];
  * token it carried when the file says how many (`tokens` version), else once
  * per chunk (what the writer stores when it did not re-tokenize the chunks).
  */
-export function outputTimestamps(r: RequestRecord): number[] | null {
+export function outputTimestamps(r: RequestRecord): ArrayLike<number> | null {
   const c = r.chunkTimes;
   if (!c) return null;
   if (!r.chunkTokens) return c;

@@ -121,7 +121,7 @@ export function importInferencePerfRequests(file: string, input: ResultInput, _o
   if (layout === null) r.fail('no record has an info object: the file was written before inference-perf kept per-request info (eb3102f, Jun 2025), so there is nothing to compute');
   const t0 = Math.min(...raw.map((x) => x.start));
   const records: RequestRecord[] = raw.map((x) => {
-    const chunkTimes = x.ok && x.chunks ? x.chunks.map((t) => t - t0) : null;
+    const chunkTimes = x.ok && x.chunks ? Float64Array.from(x.chunks, (t) => t - t0) : null;
     return {
       dueT: null,
       sendT: x.start - t0,

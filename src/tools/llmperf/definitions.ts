@@ -19,7 +19,7 @@
  * (not rounded: the expectation over texts).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
+import { firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
 
 export interface LlmperfOptions {
   /** Llama-2 tokens per model token for this output (e.g. measured on English docs). Required: no default. */
@@ -52,10 +52,18 @@ export function llmperfMessages(r: RequestRecord, nonContentMessages = 1): numbe
   return r.chunkTimes ? r.chunkTimes.length + nonContentMessages : null;
 }
 
-/** `number_output_tokens` = Llama-2 count of the generated text, modelled as n_i · llama2Inflation. */
+/**
+ * `number_output_tokens` = Llama-2 count of the generated text, modelled as
+ * n_i · llama2Inflation, where n_i is the text's length in the model's tokens.
+ * LLMPerf tokenizes the text and never reads the server's usage
+ * (token_benchmark_ray.py `get_token_length(gen_text)`; its client asks for no
+ * usage chunk). A record keeps no text: its length is the server's count where
+ * that is positive, else the tokens the stream carried ({@link streamedTokens}),
+ * so a server that reports `usage == 0` still gives LLMPerf the text's count.
+ */
 export function llmperfOutputTokens(r: RequestRecord, llama2Inflation: number): number | null {
   checkInflation(llama2Inflation);
-  const n = serverTokens(r);
+  const n = r.outputTokens !== null && r.outputTokens > 0 ? r.outputTokens : (streamedTokens(r) ?? r.outputTokens);
   return n === null ? null : n * llama2Inflation;
 }
 

@@ -14,9 +14,25 @@ import { pooledChunkGaps } from '../base/series.ts';
 import { chunkGaps, collect, firstChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
 import { sglangSteadyWindow, type ConcurrencyWindow } from '../../stats/windows.ts';
 
-/** SGLang TTFT: first non-empty content chunk − st (s). serving.py. */
+/**
+ * The first chunk SGLang's request functions count: the first with text
+ * (serving.py @00f9ec472ffe: `if data["choices"][0]["text"]:` in
+ * `async_request_openai_completions`, `if content:` in
+ * `async_request_openai_chat_completions`, `if "text" in data and data["text"]:`
+ * in `async_request_sglang_generate`). A chunk the record says carried no
+ * token is one without text (a role or usage chunk).
+ */
+function firstTextChunkT(r: RequestRecord): number | null {
+  const c = r.chunkTimes;
+  const tk = r.chunkTokens;
+  if (!c || !tk) return firstChunkT(r);
+  for (let k = 0; k < c.length; k++) if (tk[k] !== 0) return c[k];
+  return null;
+}
+
+/** SGLang TTFT: first chunk with text − st (s). serving.py. */
 export function sglangTtft(r: RequestRecord): Maybe {
-  const f = firstChunkT(r);
+  const f = firstTextChunkT(r);
   return f === null ? none('no output chunk arrived') : some(f - r.sendT);
 }
 
@@ -43,24 +59,28 @@ export function sglangTpot(r: RequestRecord): Maybe {
 }
 
 /**
- * SGLang ITL of one request. OpenAI-compatible backends: one gap per content
- * chunk. Native `sglang` backend (serving.py `async_request_sglang_generate`,
- * 00f9ec472ffe): a chunk carrying k new tokens contributes its gap split
- * evenly, `gap/k` repeated k times (`adjust_itl`); a chunk carrying no new
- * token is skipped (`if num_new_tokens == 0: continue`) before the previous
- * timestamp moves, so the next gap is measured from the last chunk that did
- * carry tokens.
+ * SGLang ITL of one request (serving.py @00f9ec472ffe). A chunk without text
+ * is skipped before the previous timestamp moves, so the next gap runs from
+ * the last chunk with text: the OpenAI-compatible backends test the text
+ * (`if data["choices"][0]["text"]:`, `if content:`), the native `sglang`
+ * backend the new-token count (`if num_new_tokens == 0: continue`). The OpenAI
+ * backends then take one gap per chunk with text; the native one splits a
+ * chunk's gap evenly over the k tokens it carried, `gap/k` repeated k times
+ * (`adjust_itl`). Without per-chunk token counts every chunk carried text.
  */
 export function sglangItls(r: RequestRecord, backend: 'openai' | 'sglang' = 'openai'): number[] {
   const c = r.chunkTimes;
-  if (backend === 'openai' || !r.chunkTokens || !c) return chunkGaps(r);
+  const tk = r.chunkTokens;
+  if (!c || !tk) return chunkGaps(r);
   const out: number[] = [];
-  let prev = c[0];
-  for (let k = 1; k < c.length; k++) {
-    const tok = r.chunkTokens[k];
-    if (tok === 0) continue;
-    // a negative count (a server's cumulative count going back) adds no gap but moves the clock, as `[x] * k` does
-    for (let j = 0; j < tok; j++) out.push((c[k] - prev) / tok);
+  let prev: number | null = null;
+  for (let k = 0; k < c.length; k++) {
+    if (tk[k] === 0) continue;
+    if (prev !== null) {
+      if (backend === 'openai') out.push(c[k] - prev);
+      // a negative count (a server's cumulative count going back) adds no gap but moves the clock, as `[x] * k` does
+      else for (let j = 0; j < tk[k]; j++) out.push((c[k] - prev) / tk[k]);
+    }
     prev = c[k];
   }
   return out;
@@ -101,11 +121,13 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
     const c = collect(recs, f);
     return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
   };
+  const backend = opts.backend ?? 'openai';
   let itls: ArrayLike<number>;
-  if ((opts.backend ?? 'openai') === 'openai') itls = pooledChunkGaps(run); // sglangItls of every successful request
+  // with every chunk carrying text, the OpenAI backends' ITL is the shared pooled series of chunk gaps
+  if (backend === 'openai' && !recs.some((r) => r.chunkTokens?.includes(0))) itls = pooledChunkGaps(run);
   else {
     const all: number[] = [];
-    for (const r of recs) for (const g of sglangItls(r, opts.backend)) all.push(g);
+    for (const r of recs) for (const g of sglangItls(r, backend)) all.push(g);
     itls = all;
   }
   const D = sglangDuration(run);

@@ -31,6 +31,10 @@ export function readSimResult(path: string, input: ResultInput, opts: ImportOpti
     throw new UserError(`${path}: not valid JSON (${(err as Error).message.split('\n')[0]})`);
   }
   const run = simResultJsonToRun(json, path);
+  const notes: string[] = [];
+  if (run.requestRate === Infinity && run.maxConcurrency === null) {
+    notes.push(`every request was due at t = ${run.records[0].dueT} and none waited to be sent: a burst with no cap, so the client kept no queue (no client-queue time to report)`);
+  }
   return {
     file: path,
     format: SIMULATOR_FORMAT,
@@ -38,7 +42,7 @@ export function readSimResult(path: string, input: ResultInput, opts: ImportOpti
     run,
     missing: [],
     lacks: [],
-    notes: [],
+    notes,
     clock: 'the simulator’s clock: t = 0 at the start of its client’s schedule',
     lastTokenT: null,
     reported: {},
@@ -49,9 +53,12 @@ export function readSimResult(path: string, input: ResultInput, opts: ImportOpti
 /**
  * `{preemptions, steps, makespan, requests: {due_t, send_t, first_t, finish_t, npre, token_times}}`
  * → BenchmarkRun. The file does not say which client ran, so it is inferred:
- * every request due at the same instant → closed loop (no rate, no cap);
- * otherwise the rate is (n − 1)/(last due − first due), and if any request
- * waited (send > due) the cap is the peak number in flight.
+ * every request due at the same instant → rate inf, and the cap is the peak
+ * number in flight if some request waited (a closed loop: its slots), none if
+ * none did (a burst: a cap, if any, never held a request back, so there is no
+ * client queue to report, not a queue of zeros); otherwise the rate is
+ * (n − 1)/(last due − first due), and if any request waited (send > due) the
+ * cap is the peak number in flight.
  * Optional `requests.isl` / `requests.osl` are used when present; without
  * `isl` input tokens are unknown (NaN) and input-token throughputs are NaN.
  */
@@ -94,7 +101,7 @@ export function simResultJsonToRun(json: unknown, path: string): BenchmarkRun {
     records.push({
       dueT: due[i],
       sendT: send[i],
-      chunkTimes: c,
+      chunkTimes: Float64Array.from(c),
       chunkTokens: null,
       firstT: c.length ? c[0] : null,
       finishT: finish[i],
@@ -122,9 +129,9 @@ export function simResultJsonToRun(json: unknown, path: string): BenchmarkRun {
   let maxConcurrency: number | null = null;
   if (closed) {
     // a closed loop is vLLM's "--request-rate inf --max-concurrency N": all due at once,
-    // concurrency = the slot count = the peak in flight
+    // concurrency = the slot count = the peak in flight; a burst sends all at once, uncapped
     requestRate = Infinity;
-    maxConcurrency = peakInFlight(send, finish);
+    if (waited) maxConcurrency = peakInFlight(send, finish);
   } else {
     requestRate = n > 1 ? (n - 1) / (dMax - dMin) : null;
     if (waited) maxConcurrency = peakInFlight(send, finish);
