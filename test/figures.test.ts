@@ -1,7 +1,8 @@
 /**
  * Each figure module (experiments/figures/<id>.ts) renders, from the committed
  * data of its experiment (test/snapshots/data/<id>.json), exactly the committed
- * SVG (test/snapshots/figures/<id>.<name>.svg) — no experiment is run, so a
+ * SVGs (test/snapshots/figures/<id>.<name>.svg and its phone-width drawing
+ * <id>.<name>.narrow.svg) — no experiment is run, so a
  * change to a figure's drawing is caught in about a second. Figures share one
  * frame and one palette (src/figure-style.ts): the site's CSS custom
  * properties and the explorer's charts use the same colours.
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { renderSvg } from '../src/pipeline/render.ts';
+import { renderNarrowSvg, renderSvg } from '../src/pipeline/render.ts';
 import type { Figures, NumberValue } from '../src/pipeline/types.ts';
 import { FIGURE_WIDTH, PALETTE } from '../src/figure-style.ts';
 import { FIGURES } from '../src/outline.ts';
@@ -35,6 +36,8 @@ describe('figure modules render the committed figures from the committed data', 
       for (const name of names) {
         const svg = renderSvg(mod.figures[name]!(data as never, own), `${id}.${name}`);
         expect(svg === read(`test/snapshots/figures/${id}.${name}.svg`), `${id}.${name}: the SVG differs from test/snapshots/figures/${id}.${name}.svg`).toBe(true);
+        const narrow = renderNarrowSvg(mod.figures[name]!(data as never, own), `${id}.${name}`);
+        expect(narrow === read(`test/snapshots/figures/${id}.${name}.narrow.svg`), `${id}.${name}: the phone-width SVG differs from test/snapshots/figures/${id}.${name}.narrow.svg`).toBe(true);
       }
     });
   }

@@ -79,6 +79,18 @@ export const figures: Figures<LongRunsData> = {
     const wider = d.spreads.filter((s: Spread) => s.windowBand[1] - s.windowBand[0] > s.iidBand[1] - s.iidBand[0]).length;
     const seedsWider = d.seedSpreads.filter((x: { spreads: Spread[] }) => x.spreads.every((s) => s.windowBand[1] - s.windowBand[0] > s.iidBand[1] - s.iidBand[0])).length;
     const factor = (s: Spread) => (s.windowBand[1] - s.windowBand[0]) / (s.iidBand[1] - s.iidBand[0]);
+    // Plot's dx is one number per mark, so each kind is its own mark, nudged left or right of the band's centre (bold) and further out (thin).
+    const bands = (bold: number, thin: number) => [
+      Plot.ruleX(others.filter(windowed), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.vermillion, strokeOpacity: 0.35, strokeWidth: 1, dx: -thin }),
+      Plot.ruleX(others.filter((r) => !windowed(r)), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.blue, strokeOpacity: 0.35, strokeWidth: 1, dx: thin }),
+      Plot.ruleX(rows.filter(windowed), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.vermillion, strokeWidth: 10, dx: -bold }),
+      Plot.ruleX(rows.filter((r) => !windowed(r)), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.blue, strokeWidth: 10, dx: bold }),
+    ];
+    const key = (top: number) => [
+      Plot.text([`back-to-back windows, seed ${d.spreadSeed}`], { frameAnchor: 'top-right', dx: -8, dy: top, fill: PALETTE.vermillion }),
+      Plot.text([`i.i.d. draws, seed ${d.spreadSeed}`], { frameAnchor: 'top-right', dx: -8, dy: top + 16, fill: PALETTE.blue }),
+      Plot.text([`thin: the other ${d.seedSpreads.length - 1} seeds`], { frameAnchor: 'top-right', dx: -8, dy: top + 32, fill: NEUTRAL.text }),
+    ];
     return {
       title: seedsWider === d.seedSpreads.length ? 'A p99 from neighbours moves more' : 'A p99 from neighbours against one from independent draws',
       caption: plain(
@@ -96,16 +108,21 @@ export const figures: Figures<LongRunsData> = {
         x: { label: 'window (requests)', type: 'band', domain: d.spreads.map((s: Spread) => `${s.windowSize}`) },
         y: { label: 'p99 TTFT (ms)', grid: true },
         marks: [
-          // Plot's dx is one number per mark, so each kind is its own mark, nudged left or right of the band's centre.
-          Plot.ruleX(others.filter(windowed), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.vermillion, strokeOpacity: 0.35, strokeWidth: 1, dx: -20 }),
-          Plot.ruleX(others.filter((r) => !windowed(r)), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.blue, strokeOpacity: 0.35, strokeWidth: 1, dx: 20 }),
-          Plot.ruleX(rows.filter(windowed), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.vermillion, strokeWidth: 10, dx: -9 }),
-          Plot.ruleX(rows.filter((r) => !windowed(r)), { x: 'w', y1: 'lo', y2: 'hi', stroke: PALETTE.blue, strokeWidth: 10, dx: 9 }),
+          ...bands(9, 20),
           Plot.ruleY([d.spreads[0]!.truth], { strokeDasharray: '4,3' }),
-          Plot.text([`back-to-back windows, seed ${d.spreadSeed}`], { frameAnchor: 'top-right', dx: -8, dy: 8, fill: PALETTE.vermillion }),
-          Plot.text([`i.i.d. draws, seed ${d.spreadSeed}`], { frameAnchor: 'top-right', dx: -8, dy: 24, fill: PALETTE.blue }),
-          Plot.text([`thin: the other ${d.seedSpreads.length - 1} seeds`], { frameAnchor: 'top-right', dx: -8, dy: 40, fill: NEUTRAL.text }),
+          ...key(8),
         ],
+      },
+      // On a phone the key would cover the bands: it goes above the plot.
+      narrow: {
+        height: 360,
+        marginLeft: 52,
+        marginRight: 12,
+        marginTop: 84,
+        marginBottom: 40,
+        x: { label: 'window (requests)', type: 'band', domain: d.spreads.map((s: Spread) => `${s.windowSize}`) },
+        y: { label: 'p99 TTFT (ms)', grid: true },
+        marks: [...bands(6, 14), Plot.ruleY([d.spreads[0]!.truth], { strokeDasharray: '4,3' }), ...key(-78)],
       },
     };
   },

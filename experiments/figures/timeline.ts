@@ -42,8 +42,9 @@ export const figures: Figures<TimelineData> = {
         `its standard deviation is ${tok(p.early)} in the first half of the full stretch and ${tok(p.late)} in the second.`,
     ),
     plot: {
-      height: 300,
+      height: 320,
       marginLeft: 60,
+      marginTop: 44,
       x: { label: 'time (s)' },
       y: { label: 'output tokens/s', grid: true },
       marks: [
@@ -51,8 +52,8 @@ export const figures: Figures<TimelineData> = {
         Plot.lineY(d.timeline, { x: 't', y: 'tokensPerS', stroke: PALETTE.blue, curve: 'step-after' }),
         Plot.ruleY([d.whole], { stroke: PALETTE.vermillion, strokeDasharray: '6,3' }),
         Plot.ruleY([d.steady], { stroke: PALETTE.green, strokeWidth: 2, strokeDasharray: '4,2' }),
-        Plot.text(['whole-run average'], { x: d.timeline[0].t, y: d.whole, dy: 12, dx: 30, textAnchor: 'start', fill: PALETTE.vermillion }),
-        Plot.text(['steady-window average'], { x: d.timeline[0].t, y: d.steady, dy: -10, dx: 30, textAnchor: 'start', fill: PALETTE.green }),
+        Plot.text(['dashed: whole-run average'], { frameAnchor: 'top-right', dy: -34, textAnchor: 'end', fill: PALETTE.vermillion }),
+        Plot.text(['dotted: steady-window average'], { frameAnchor: 'top-right', dy: -18, textAnchor: 'end', fill: PALETTE.green }),
       ],
     },
     };
