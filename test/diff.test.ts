@@ -420,11 +420,14 @@ describe('end to end: one constant changed in a scratch project', () => {
     // alpha's mean scales by 1.2; its seed count and beta's mean do not depend on the constant.
     expect(result.numbers.map((n) => [n.id, n.kind])).toEqual([['alpha.mean_ms', 'changed']]);
     expect(result.numbers[0]!.rel).toBeCloseTo(0.2, 10);
-    expect(result.figures.map((f) => [f.key, f.kind])).toEqual([['alpha.samples', 'changed']]);
+    // The phone-width drawing moved with it: a figure under review too, drawn only as SVG (no pixels to count).
+    expect(result.figures.map((f) => [f.key, f.kind])).toEqual([['alpha.samples', 'changed'], ['alpha.samples.narrow', 'changed']]);
     expect(result.figures[0]!.pixels).toBeGreaterThan(0);
+    expect([result.figures[1]!.svgChanged, result.figures[1]!.pixels]).toEqual([true, null]);
+    expect(readFileSync(join(r.root, 'dist/diff/index.html'), 'utf8'), 'the report shows the phone-width drawing from its SVG').toContain('data:image/svg+xml;base64,');
     expect(result.figures[0]!.data).toHaveLength(75); // every drawn point moved
     expect(result.figures[0]!.data!.every((d) => d.fields?.join() === 'ms')).toBe(true);
-    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3; 0 of them cited); figures 1 changed, 0 new, 0 removed');
+    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3; 0 of them cited); figures 2 changed, 0 new, 0 removed');
     // Why: the committed snapshots belong to HEAD, and against HEAD one line of alpha's closure moved.
     expect(result.experiments.map((e) => [e.id, e.inputs])).toEqual([
       ['alpha', [{ path: 'experiments/lib/alpha-only.ts', kind: 'changed', values: [{ name: 'SCALE_MS', old: '10', new: '12' }], lines: 1 }]],

@@ -49,7 +49,7 @@ describe('determinism across folders', () => {
     await b.run({ jobs: 2, submitOrder: 'reverse' });
     expectSameTree(a, b, 'src/generated');
     expect([...tree(a, 'src/generated').keys()]).toEqual([
-      'data/alpha.json', 'data/beta.json', 'experiments.json', 'figures-narrow/alpha.samples.svg', 'figures/alpha.samples.png', 'figures/alpha.samples.svg', 'figures/index.json', 'number-ids.d.ts', 'numbers.json',
+      'data/alpha.json', 'data/beta.json', 'experiments.json', 'figures/alpha.samples.narrow.svg', 'figures/alpha.samples.png', 'figures/alpha.samples.svg', 'figures/index.json', 'number-ids.d.ts', 'numbers.json',
     ]);
     for (const [f, bytes] of tree(a, 'src/generated')) if (!f.endsWith('.png')) expect(bytes.toString(), f).not.toMatch(/runtime/i);
     expect(Object.keys(JSON.parse(a.read('.cache/runtimes.json').toString()))).toEqual(['alpha', 'beta']);
@@ -130,6 +130,7 @@ describe('fault injection', () => {
     mkdirSync(join(r.root, 'test/snapshots/figures'), { recursive: true });
     writeFileSync(join(r.root, 'test/snapshots/numbers.json'), r.read('src/generated/numbers.json'));
     writeFileSync(join(r.root, 'test/snapshots/figures/alpha.samples.svg'), r.read(`${FIG}.svg`));
+    writeFileSync(join(r.root, 'test/snapshots/figures/alpha.samples.narrow.svg'), r.read(`${FIG}.narrow.svg`));
     const png = r.read(`${FIG}.png`);
     png[png.length >> 1] ^= 0xff;
     writeFileSync(join(r.root, 'test/snapshots/figures/alpha.samples.png'), png);
