@@ -26,7 +26,7 @@ export function vllmReport(run: BenchmarkRun): ReportRow[] {
     const row = rows.find((r) => r.tool === 'vllm' && r.metric === 'p99_itl_ms');
     if (row) row.note = `${fmtInterval(pi.interval[0], pi.interval[1], 1000)} (i.i.d. assumption; gaps are not independent)`;
     let big = 0;
-    for (const g of itls) if (g > 0.1) big++;
+    for (let i = 0; i < itls.length; i++) if (itls[i] > 0.1) big++;
     rows.push({ tool: 'vllm', metric: 'share of ITL gaps > 100 ms', value: big / itls.length, unit: '1', n: itls.length, quantity: 'ITL', stat: 'share of gaps > 100 ms', needs: [R, 'chunkTimes'] });
   }
   const W: Capability[] = [R, 'runWindow'];
