@@ -9,7 +9,7 @@
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import { defaultServerConfig, fixedLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
-import { fromSimResult, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
+import { fromSimResult, LLMPERF_BOS, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
 import { num, pctNum, configNumbers } from './lib/measure.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -38,7 +38,10 @@ export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServ
   for (let i = 0; i < r.n; i++) {
     for (let k = tt.offsets[i] + 1; k < tt.offsets[i + 1]; k++) gaps.push((tt.times[k] - tt.times[k - 1]) * 1000);
   }
-  const rows = perUserSpeeds(fromSimResult(r, { client: { kind: 'closed', slots: c.users } }), { llama2Inflation: 1 });
+  const run = fromSimResult(r, { client: { kind: 'closed', slots: c.users } });
+  // withInflation's rescaling holds for one output length only
+  if (run.records.some((x) => x.ok && x.outputTokens !== c.osl)) throw new Error(`definitions: a request did not stream exactly ${c.osl} tokens`);
+  const rows = perUserSpeeds(run, { llama2Inflation: 1 });
   const numbers: Record<string, NumberValue> = {};
   numbers['itl.median_ms'] = pctNum(gaps, 0.5, 'ms');
   numbers['itl.p99_ms'] = pctNum(gaps, 0.99, 'ms');
@@ -53,14 +56,17 @@ export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServ
 }
 
 /**
- * LLMPerf's rows that count tokens with Llama 2 scale linearly with the count:
- * speed(f) = f · speed(1). So the run is measured once and the factor applied
- * after, when the tokens experiment has measured it.
+ * LLMPerf's rows that count tokens with Llama 2 scale linearly with its count
+ * L = f·n + 1 (the + 1 is the start-of-sequence token, LLMPERF_BOS) when every
+ * request has the same output length n, as in definitionsRun (which checks it):
+ * speed(f) = speed(1) · (f·n + 1)/(n + 1). So the run is measured once and the
+ * factor applied after, when the tokens experiment has measured it.
  */
-export function withInflation(rows: SpeedRow[], f: number): SpeedRow[] {
+export function withInflation(rows: SpeedRow[], f: number, n: number = config.osl): SpeedRow[] {
+  const k = (f * n + LLMPERF_BOS) / (n + LLMPERF_BOS);
   return rows.map((r) =>
     r.tool === 'llmperf' && r.metric !== 'inter_token_latency_s (as coded)' && r.tokPerS !== null
-      ? { ...r, tokPerS: r.tokPerS * f, formula: r.formula.replace(/\b1·/, `${f}·`) }
+      ? { ...r, tokPerS: r.tokPerS * k, formula: r.formula.replace(/\b1·/, `${f}·`) }
       : r,
   );
 }

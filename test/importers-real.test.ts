@@ -10,6 +10,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importResultFile } from '../src/importers/load.ts';
 import { runCli } from './helpers/cli.ts';
+import { LLMPERF_BOS, llmperfOutputTokens } from '../src/tools/llmperf/definitions.ts';
+import type { RequestRecord } from '../src/tools/base/records.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 if (!existsSync(REAL)) {
@@ -263,6 +265,27 @@ describe('LLMPerf', () => {
     const itl = o.agreement.find((a) => a.key === 'inter_token_latency_s.mean')!;
     expect(itl.relDiff).toBeLessThan(0.01);
     expect(o.agreement.find((a) => a.key === 'request_output_throughput_token_per_s.mean')!.reason).toMatch(/SSE messages/);
+  });
+  // ray-project/llmperf @ f1d6bed token_benchmark_ray.py 63–66 and 117 (the same lines in this file's 2023 version):
+  // `len(tokenizer.encode(text))` counts the start-of-sequence token, which LLMPERF_BOS models
+  it('counts the start-of-sequence token: an empty text counts 1, a full answer max_tokens + 1', () => {
+    const summary = JSON.parse(readFileSync(real('leaderboard-lepton_70b_summary.json'), 'utf8')) as Record<string, unknown>;
+    const asked = summary.mean_output_tokens as number; // max_tokens of every request: the spread is 0
+    expect(summary.stddev_output_tokens).toBe(0);
+    const reqs = JSON.parse(readFileSync(real('leaderboard-lepton_70b_individual_responses.json'), 'utf8')) as { error_code: number | null; number_output_tokens: number }[];
+    const failed = reqs.filter((q) => q.error_code !== null);
+    const ok = reqs.filter((q) => q.error_code === null);
+    // a 429 carries no generated text: LLMPerf's count of "" is the start-of-sequence token alone
+    expect(failed.length).toBeGreaterThan(0);
+    expect(new Set(failed.map((q) => q.number_output_tokens))).toEqual(new Set([LLMPERF_BOS]));
+    // an answer can stop early, never run past max_tokens: the longest count is max_tokens + 1, and most reach it
+    const counts = ok.map((q) => q.number_output_tokens);
+    expect(Math.max(...counts)).toBe(asked + LLMPERF_BOS);
+    expect(counts.filter((n) => n === asked + LLMPERF_BOS).length).toBeGreaterThan(ok.length / 2);
+    // the model of the count gives the file's: 150 model tokens (Llama 2 here, inflation 1) count 151, no text counts 1
+    const rec = (outputTokens: number): RequestRecord => ({ dueT: null, sendT: 0, chunkTimes: null, chunkTokens: null, firstT: 0.1, finishT: 1, inputTokens: 550, outputTokens, ok: true, preemptions: null });
+    expect(llmperfOutputTokens(rec(asked), 1)).toBe(asked + LLMPERF_BOS);
+    expect(llmperfOutputTokens(rec(0), 1)).toBe(failed[0].number_output_tokens);
   });
   it('the summary: aggregates only, version and failures', async () => {
     const o = await metricsJson(real('leaderboard-lepton_70b_summary.json'));

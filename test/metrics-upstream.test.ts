@@ -300,13 +300,14 @@ describe('GuideLLM merges concurrency change times within 1e-4 s', () => {
 describe('LLMPerf tokenizes the generated text and never reads usage', () => {
   it('a server reporting usage 0 still gives LLMPerf the text’s count', () => {
     const Z = rec({ chunkTimes: [0.2, 0.3, 0.5, 0.6], finishT: 0.8, outputTokens: 0 });
-    expect(M.llmperfOutputTokens(Z, 1.25)).toBeCloseTo(4 * 1.25, 12); // the 4 streamed tokens, re-counted in Llama 2
-    expect(M.llmperfRequestOutputThroughput(Z, 1.25).value).toBeCloseTo(5 / 0.8, 12);
-    expect(M.llmperfOutputTokens({ ...Z, chunkTokens: [1, 2, 1, 1] }, 1)).toBe(5);
-    expect(M.llmperfOutputTokens({ ...Z, outputTokens: 4 }, 1.25)).toBeCloseTo(5, 12); // the same text, however the server counted
+    // the 4 streamed tokens, re-counted in Llama 2, + the start-of-sequence token
+    expect(M.llmperfOutputTokens(Z, 1.25)).toBeCloseTo(4 * 1.25 + 1, 12);
+    expect(M.llmperfRequestOutputThroughput(Z, 1.25).value).toBeCloseTo(6 / 0.8, 12);
+    expect(M.llmperfOutputTokens({ ...Z, chunkTokens: [1, 2, 1, 1] }, 1)).toBe(5 + 1);
+    expect(M.llmperfOutputTokens({ ...Z, outputTokens: 4 }, 1.25)).toBeCloseTo(6, 12); // the same text, however the server counted
     const m = M.llmperfMetrics(run([Z]), { llama2Inflation: 1.25 });
-    expect(m.numberOutputTokens.mean).toBeCloseTo(5, 12);
-    expect(m.meanOutputThroughputTokenPerS).toBeCloseTo(5 / 2, 12); // Σ tokens / (end − start) = 5 / 2 s
+    expect(m.numberOutputTokens.mean).toBeCloseTo(6, 12);
+    expect(m.meanOutputThroughputTokenPerS).toBeCloseTo(6 / 2, 12); // Σ tokens / (end − start) = 6 / 2 s
   });
 });
 
@@ -321,7 +322,10 @@ describe('LLMPerf: a stream with no content is not an error', () => {
     expect(M.llmperfInterTokenLatency(Z)).toEqual({ value: 0 });
     expect(M.llmperfInterTokenLatencyArticle(Z, 1.25)).toEqual({ value: 0 });
     expect(M.llmperfInterTokenLatencyPerToken(Z)).toEqual({ value: 0 });
-    expect(M.llmperfRequestOutputThroughput(Z, 1.25)).toEqual({ value: 0 });
+    expect(M.llmperfInterTokenLatencyPerToken({ ...Z, outputTokens: 1 })).toEqual({ value: 0 }); // a file's count of an empty text
+    // the empty text counts 1 (the start-of-sequence token), so its per-user speed is 1 / e2e, not 0
+    expect(M.llmperfOutputTokens(Z, 1.25)).toBe(1);
+    expect(M.llmperfRequestOutputThroughput(Z, 1.25).value).toBeCloseTo(1 / 0.3, 12);
   });
   it('both zeros go into the means and the quantiles', () => {
     const m = M.llmperfMetrics(run([A, Z]), { llama2Inflation: 1.25 });
@@ -331,7 +335,33 @@ describe('LLMPerf: a stream with no content is not an error', () => {
     expect(m.interTokenLatencyS.n).toBe(2);
     expect(m.interTokenLatencyS.mean).toBeCloseTo((0.6 / 4 + 0) / 2, 12); // A: 0.6 s over 3 content chunks + the role chunk
     expect(m.interTokenLatencyS.percentiles['25']).toBeCloseTo(0.25 * 0.15, 12); // pandas linear between 0 and 0.15
-    expect(m.requestOutputThroughputTokenPerS.mean).toBeCloseTo((3.75 / 0.7 + 0) / 2, 12);
+    expect(m.requestOutputThroughputTokenPerS.mean).toBeCloseTo(((3 * 1.25 + 1) / 0.7 + 1 / 0.3) / 2, 12);
+    expect(m.numberOutputTokens.mean).toBeCloseTo((4.75 + 1) / 2, 12);
+  });
+});
+
+// ray-project/llmperf @ f1d6bed: token_benchmark_ray.py 63–66 (`LlamaTokenizerFast.from_pretrained(
+// "hf-internal-testing/llama-tokenizer")`, `get_token_length = lambda text: len(tokenizer.encode(text))`: `encode`'s
+// default add_special_tokens=True puts the start-of-sequence token first), 117 and 154 (applied to the generated text),
+// 124 and 161 (`number_output_tokens`), 126 and 163 (÷ e2e); the real file's evidence is in test/importers-real.test.ts
+describe('LLMPerf counts the start-of-sequence token', () => {
+  const A = rec({ chunkTimes: [0.2, 0.4, 0.6], finishT: 0.7 }); // 3 tokens
+  it('a text of n model tokens counts n · inflation + 1; an empty text counts 1', () => {
+    expect(M.LLMPERF_BOS).toBe(1);
+    expect(M.llmperfOutputTokens(A, 1)).toBe(4);
+    expect(M.llmperfOutputTokens(A, 2)).toBe(7);
+    expect(M.llmperfOutputTokens(rec({ chunkTimes: [], finishT: 0.3, outputTokens: 0 }), 2)).toBe(1);
+  });
+  it('the article’s ITL and the per-user speed divide by and count that + 1', () => {
+    expect(M.llmperfInterTokenLatencyArticle(A, 1).value).toBeCloseTo(0.6 / 4, 12);
+    expect(M.llmperfRequestOutputThroughput(A, 1).value).toBeCloseTo(4 / 0.7, 12);
+  });
+  it('a file’s count is LLMPerf’s already: taken as it stands, with no second + 1', () => {
+    const F = { ...rec({ chunkTimes: [0.2], finishT: 0.7, outputTokens: 151 }), chunkTimes: null }; // read back from a file: no chunk times
+    expect(M.llmperfOutputTokens(F, 1, true)).toBe(151);
+    expect(M.llmperfRequestOutputThroughput(F, 1, true).value).toBeCloseTo(151 / 0.7, 12);
+    const m = M.llmperfMetrics(run([F]), { llama2Inflation: 1, countsAreLlmperfs: true });
+    expect(m.numberOutputTokens.mean).toBe(151);
   });
 });
 

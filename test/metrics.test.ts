@@ -156,8 +156,9 @@ describe('LLMPerf', () => {
     expect(v(M.llmperfInterTokenLatency(A, { nonContentMessages: 2 }))).toBeCloseTo(0.6 / 6, 12);
   });
   it('the article\u2019s reading divides by the Llama-2 count, an explicit input', () => {
-    expect(v(M.llmperfInterTokenLatencyArticle(A, 1.25))).toBeCloseTo(0.6 / 5, 12);
-    expect(v(M.llmperfRequestOutputThroughput(A, 1.25))).toBeCloseTo(5 / 0.65, 12);
+    // 4 tokens × 1.25 = 5 Llama 2 tokens, + 1 start-of-sequence token
+    expect(v(M.llmperfInterTokenLatencyArticle(A, 1.25))).toBeCloseTo(0.6 / 6, 12);
+    expect(v(M.llmperfRequestOutputThroughput(A, 1.25))).toBeCloseTo(6 / 0.65, 12);
     expect(() => M.llmperfMetrics(run([A]), { llama2Inflation: 0 })).toThrow(/llama2Inflation/);
   });
   it('summaries use pandas (linear) quantiles and std ddof 1', () => {

@@ -84,6 +84,7 @@ export function register(program: Command): void {
       }
       const rows = run.records.length === 0 ? [] : markUnsupported(metricsReport(run, {
         llama2Inflation: llama2Counts ? 1 : opts.llama2Inflation ?? null,
+        countsAreLlmperfs: llama2Counts,
         llmperfNonContentMessages: opts.llmperfExtraMessages,
         etalon: opts.ttftDeadline !== undefined && opts.tbtDeadline !== undefined ? { ttftS: opts.ttftDeadline, tbtS: opts.tbtDeadline } : null,
         definitions: input.definitions,

@@ -28,6 +28,12 @@ export interface ReportRow {
 export interface PerUserSpeedOptions {
   /** Llama-2 ÷ model token ratio for LLMPerf's count (an input, measured elsewhere; no default). */
   llama2Inflation: number | null;
+  /**
+   * The records' output counts are LLMPerf's own Llama 2 counts already (a file
+   * LLMPerf wrote, ImportResult.outputTokenizer): its numbers take them as they
+   * stand, with `llama2Inflation` 1. Default false.
+   */
+  countsAreLlmperfs?: boolean;
   /** LLMPerf's non-content SSE messages per request (default 1: the role chunk). */
   llmperfNonContentMessages?: number;
   /** Tool id → the version whose definitions apply (as a reader found it: ImportResult.definitions); a tool's default otherwise. */

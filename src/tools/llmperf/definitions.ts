@@ -10,7 +10,9 @@
  * non-empty `delta.content`. `total_request_time` ends after the stream
  * closes (= finishT). Output tokens: `len(LlamaTokenizerFast.encode(text))`
  * with the **Llama 2** tokenizer ("hf-internal-testing/llama-tokenizer"),
- * whatever model wrote the text.
+ * whatever model wrote the text; `encode` adds the start-of-sequence token,
+ * so every count is the text's tokens + 1 and an empty text counts 1
+ * ({@link LLMPERF_BOS}).
  *
  * The Llama-2 count is not something a timestamp record holds. It enters here
  * as an explicit input, `llama2Inflation` = Llama-2 tokens ÷ the model's
@@ -21,9 +23,25 @@
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
 
+/**
+ * The start-of-sequence token LLMPerf's count includes. `get_token_length =
+ * lambda text: len(tokenizer.encode(text))` (token_benchmark_ray.py @f1d6bed
+ * 63–66, applied to the generated text at 117 and 154) calls `encode` with its
+ * default `add_special_tokens=True`, and the Llama tokenizer adds a BOS: a
+ * request that asked for 150 tokens and got them counts 151, and an empty
+ * text counts 1 (both in a real LLMPerf file, test/importers-real.test.ts).
+ */
+export const LLMPERF_BOS = 1;
+
 export interface LlmperfOptions {
   /** Llama-2 tokens per model token for this output (e.g. measured on English docs). Required: no default. */
   llama2Inflation: number;
+  /**
+   * The records' output counts are LLMPerf's own already (a file LLMPerf
+   * wrote: Llama 2 tokens with the start-of-sequence token), taken as they
+   * stand; `llama2Inflation` is then 1. Default false: a model's token count.
+   */
+  countsAreLlmperfs?: boolean;
   /**
    * SSE data messages per request that carry no content but are counted by
    * `tokens_received` (the role chunk, a finish chunk). **chosen** default 1:
@@ -60,18 +78,21 @@ export function llmperfMessages(r: RequestRecord, nonContentMessages = 1): numbe
 }
 
 /**
- * `number_output_tokens` = Llama-2 count of the generated text, modelled as
- * n_i · llama2Inflation, where n_i is the text's length in the model's tokens.
+ * `number_output_tokens` = Llama-2 count of the generated text plus the
+ * start-of-sequence token ({@link LLMPERF_BOS}), modelled as
+ * n_i · llama2Inflation + 1, where n_i is the text's length in the model's tokens.
  * LLMPerf tokenizes the text and never reads the server's usage
  * (token_benchmark_ray.py `get_token_length(gen_text)`; its client asks for no
  * usage chunk). A record keeps no text: its length is the server's count where
  * that is positive, else the tokens the stream carried ({@link streamedTokens}),
  * so a server that reports `usage == 0` still gives LLMPerf the text's count.
+ * With `countsAreLlmperfs` the record's count is LLMPerf's and stands as it is.
  */
-export function llmperfOutputTokens(r: RequestRecord, llama2Inflation: number): number | null {
+export function llmperfOutputTokens(r: RequestRecord, llama2Inflation: number, countsAreLlmperfs = false): number | null {
   checkInflation(llama2Inflation);
+  if (countsAreLlmperfs) return r.outputTokens;
   const n = r.outputTokens !== null && r.outputTokens > 0 ? r.outputTokens : (streamedTokens(r) ?? r.outputTokens);
-  return n === null ? null : n * llama2Inflation;
+  return n === null ? null : n * llama2Inflation + LLMPERF_BOS;
 }
 
 /**
@@ -82,8 +103,9 @@ export function llmperfOutputTokens(r: RequestRecord, llama2Inflation: number): 
  *
  * A stream with no content leaves `time_to_next_token` empty, so its sum is 0
  * (the client, 112), and token_benchmark_ray.py (f1d6bed 120–123; the same branch in every
- * version since 1eac866) either divides that 0 or sets the latency to 0: the
- * request's value is 0, and it counts in the mean like any other.
+ * version since 1eac866) divides that 0 (the count of an empty text is 1, the
+ * start-of-sequence token, so `if num_output_tokens:` holds): the request's
+ * value is 0, and it counts in the mean like any other.
  */
 export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMessages?: number } = {}): Maybe {
   const l = lastChunkT(r);
@@ -96,14 +118,15 @@ export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMes
 /**
  * The article's reading of LLMPerf's inter-token latency: all the time from the
  * request's start to its last content chunk (so the first-token wait is
- * included), divided by the Llama 2 tokenizer's count: `(last content chunk − start) / L_i`. Not what the
+ * included), divided by LLMPerf's Llama 2 count: `(last content chunk − start) / L_i`,
+ * L_i = n_i · llama2Inflation + 1 (the start-of-sequence token). Not what the
  * main loop at f1d6bed does (only a rarely reached final block divides by the
  * tokenizer count); kept as a named variant so Table 1 can show both.
  */
-export function llmperfInterTokenLatencyArticle(r: RequestRecord, llama2Inflation: number): Maybe {
+export function llmperfInterTokenLatencyArticle(r: RequestRecord, llama2Inflation: number, countsAreLlmperfs = false): Maybe {
   const l = lastChunkT(r);
-  const L = llmperfOutputTokens(r, llama2Inflation);
-  // no content, or a count of 0: `else: INTER_TOKEN_LAT = 0` (see llmperfInterTokenLatency)
+  const L = llmperfOutputTokens(r, llama2Inflation, countsAreLlmperfs);
+  // no content (a sum of 0 gaps), or a file's count of 0: `else: INTER_TOKEN_LAT = 0` (see llmperfInterTokenLatency)
   if (l === null || L === 0) return some(0);
   if (L === null) return none('output token count unknown');
   return some((l - r.sendT) / L);
@@ -111,11 +134,11 @@ export function llmperfInterTokenLatencyArticle(r: RequestRecord, llama2Inflatio
 
 /**
  * LLMPerf `request_output_throughput_token_per_s = number_output_tokens / end_to_end_latency_s`:
- * Llama-2 tokens over the whole request, TTFT included. The per-user speed
- * that the tokenizer inflates.
+ * Llama-2 tokens (start-of-sequence included) over the whole request, TTFT
+ * included. The per-user speed that the tokenizer inflates.
  */
-export function llmperfRequestOutputThroughput(r: RequestRecord, llama2Inflation: number): Maybe {
-  const L = llmperfOutputTokens(r, llama2Inflation);
+export function llmperfRequestOutputThroughput(r: RequestRecord, llama2Inflation: number, countsAreLlmperfs = false): Maybe {
+  const L = llmperfOutputTokens(r, llama2Inflation, countsAreLlmperfs);
   const e = r.finishT - r.sendT;
   if (L === null) return none('output token count unknown');
   return e > 0 ? some(L / e) : none('end_to_end_latency is 0');
@@ -149,17 +172,19 @@ export function llmperfMetrics(run: BenchmarkRun, opts: LlmperfOptions): Llmperf
     return summarize(values, { unit, percents, method: 'pandas-linear', ddof: 1 });
   };
   const wall = run.endT - run.startT;
+  const f = opts.llama2Inflation;
+  const asIs = opts.countsAreLlmperfs ?? false;
   let L = 0;
-  for (const r of recs) L += llmperfOutputTokens(r, opts.llama2Inflation) ?? 0;
+  for (const r of recs) L += llmperfOutputTokens(r, f, asIs) ?? 0;
   return {
     numCompletedRequests: recs.length,
     ttftS: sum(llmperfTtft, 's'),
     interTokenLatencyS: sum((r) => llmperfInterTokenLatency(r, opts), 's'),
-    interTokenLatencyArticleS: sum((r) => llmperfInterTokenLatencyArticle(r, opts.llama2Inflation), 's'),
+    interTokenLatencyArticleS: sum((r) => llmperfInterTokenLatencyArticle(r, f, asIs), 's'),
     endToEndLatencyS: sum(llmperfE2e, 's'),
-    requestOutputThroughputTokenPerS: sum((r) => llmperfRequestOutputThroughput(r, opts.llama2Inflation), 'tok/s'),
+    requestOutputThroughputTokenPerS: sum((r) => llmperfRequestOutputThroughput(r, f, asIs), 'tok/s'),
     numberOutputTokens: sum((r) => {
-      const v = llmperfOutputTokens(r, opts.llama2Inflation);
+      const v = llmperfOutputTokens(r, f, asIs);
       return v === null ? none('unknown') : some(v);
     }, 'tok'),
     meanOutputThroughputTokenPerS: L / wall,
@@ -198,7 +223,8 @@ export function llmperfRequestOutputThroughputBeforeAfd137a(r: RequestRecord, op
 
 /**
  * `inter_token_latency_s` up to 03872a4: Σ time_to_next_token / number_output_tokens
- * = (last content chunk − start) / Llama-2 tokens, with the file's own Llama-2 count.
+ * = (last content chunk − start) / Llama-2 tokens, with the file's own Llama-2 count
+ * (start-of-sequence token included, as LLMPerf wrote it).
  */
 export function llmperfInterTokenLatencyPerToken(r: RequestRecord): Maybe {
   const l = lastChunkT(r);

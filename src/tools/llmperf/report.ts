@@ -22,7 +22,7 @@ export function llmperfReport(run: BenchmarkRun, opts: ReportOptions): ReportRow
     rows.push({ tool: 'llmperf', metric: 'mean inter_token_latency_s (before f1d6bed: ÷ tokens)', value: it.values.length ? mean(it.values) : null, unit: 's', n: it.values.length, quantity: 'TPOT', stat: 'mean (last − start)/tokens', needs: PER_TOKEN });
   }
   if (opts.llama2Inflation !== null) {
-    const l = llmperfMetrics(run, { llama2Inflation: opts.llama2Inflation, nonContentMessages: opts.llmperfNonContentMessages });
+    const l = llmperfMetrics(run, { llama2Inflation: opts.llama2Inflation, countsAreLlmperfs: opts.countsAreLlmperfs, nonContentMessages: opts.llmperfNonContentMessages });
     rows.push({ tool: 'llmperf', metric: 'mean inter_token_latency_s (as coded)', value: l.interTokenLatencyS.mean, unit: 's', n: l.interTokenLatencyS.n, quantity: 'TPOT', stat: 'mean (last − start)/messages', needs: [R, 'firstToken', 'chunkTimes'] });
     rows.push({ tool: 'llmperf', metric: 'mean inter_token_latency_s (article)', value: l.interTokenLatencyArticleS.mean, unit: 's', n: l.interTokenLatencyArticleS.n, note: `Llama-2 inflation ${opts.llama2Inflation}`, quantity: 'TPOT', stat: 'mean (last − start)/Llama-2 tokens', needs: PER_TOKEN });
     if (lv !== 'before-afd137a') {
@@ -55,16 +55,18 @@ export const llmperfSpeeds: SpeedSpec<LlmperfSpeed> = {
       rows.push({ tool: 'llmperf', metric: 'request_output_throughput_token_per_s', formula: 'mean_i[L_i / e2e_i]', tokPerS: null, n: 0, primary: false, reason });
     } else {
       const f = opts.llama2Inflation;
-      const la = collect(recs, (r) => llmperfInterTokenLatencyArticle(r, f));
+      const asIs = opts.countsAreLlmperfs ?? false;
+      const L = asIs ? 'L_i' : `(${f}·n_i + 1)`; // + 1: the start-of-sequence token LLMPerf counts
+      const la = collect(recs, (r) => llmperfInterTokenLatencyArticle(r, f, asIs));
       const laMean = la.values.length ? mean(la.values) : null;
-      rows.push({ tool: 'llmperf', metric: 'inter_token_latency_s (article)', formula: `1 / mean_i[(last − start)/(${f}·n_i)]`, tokPerS: laMean ? 1 / laMean : null, n: la.values.length, primary: true });
+      rows.push({ tool: 'llmperf', metric: 'inter_token_latency_s (article)', formula: `1 / mean_i[(last − start)/${L}]`, tokPerS: laMean ? 1 / laMean : null, n: la.values.length, primary: true });
       // before afd137a the same name counted SSE messages, not tokens (token_benchmark_ray.py history, see definitions.ts)
       const before = opts.definitions?.llmperf === 'before-afd137a';
-      const ro = collect(recs, (r) => (before ? llmperfRequestOutputThroughputBeforeAfd137a(r, { nonContentMessages: nc }) : llmperfRequestOutputThroughput(r, f)));
+      const ro = collect(recs, (r) => (before ? llmperfRequestOutputThroughputBeforeAfd137a(r, { nonContentMessages: nc }) : llmperfRequestOutputThroughput(r, f, asIs)));
       rows.push({
         tool: 'llmperf',
         metric: 'request_output_throughput_token_per_s',
-        formula: before ? `mean_i[(chunks_i + ${nc}) / e2e_i] (before afd137a)` : `mean_i[${f}·n_i / e2e_i]`,
+        formula: before ? `mean_i[(chunks_i + ${nc}) / e2e_i] (before afd137a)` : `mean_i[${L} / e2e_i]`,
         tokPerS: ro.values.length ? mean(ro.values) : null,
         n: ro.values.length,
         primary: false,
