@@ -3,7 +3,8 @@
  * are built faster without changing a bit: a simulated run's pooled chunk
  * gaps counted on its step clock (src/tools/sim/step-gaps.ts) instead of
  * sorted, a run of equal values summed in a few steps (src/stats/repeated-sum.ts),
- * the maximum of a sorted series read off its end. Each is held equal, to the
+ * the maximum of a sorted series read off its end, GuideLLM's weighted
+ * percentiles merged without a comparator sort. Each is held equal, to the
  * last bit, to the plain computation it replaces.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { aiperfMetrics, fromSimResult, inferencexMetrics, perUserSpeeds, sglangM
 import { largest, pooledChunkGaps } from '../src/tools/base/series.ts';
 import { gapRunsOnStepClock } from '../src/tools/sim/step-gaps.ts';
 import { addRepeated } from '../src/stats/repeated-sum.ts';
-import { sortAsc } from '../src/stats/percentile.ts';
+import { sortAsc, weightedPercentiles } from '../src/stats/percentile.ts';
 
 /** The explorer's run of these parameters, kept whole (no warm-up or cool-down left out). */
 function simulated(over: Partial<Params>) {
@@ -31,7 +32,11 @@ function everything(run: BenchmarkRun, p: Params): string {
   return JSON.stringify([perUserSpeeds(run, { llama2Inflation: p.inflation }), vllmMetrics(run, { percentiles: [50, 90, 99, 99.9] }), sglangMetrics(run), inferencexMetrics(run), aiperfMetrics(run)]);
 }
 
-const bits = (a: Float64Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, 2 * a.length));
+/** The doubles' bit patterns (a series may be a view of runs: read it into an array first). */
+const bits = (values: ArrayLike<number>) => {
+  const a = Float64Array.from(values);
+  return Array.from(new Uint32Array(a.buffer));
+};
 
 describe('pooled chunk gaps counted on the step clock', () => {
   // a pool too small for the batch: requests are preempted and recomputed, so some gaps span many steps
@@ -65,8 +70,8 @@ describe('pooled chunk gaps counted on the step clock', () => {
     const { p, s } = simulated(cases[0][1]);
     const tt = s.sim!.tokenTimes!;
     expect(gapRunsOnStepClock(tt.times, tt.offsets, 0, p.requests, s.stepEnds)).not.toBeNull();
-    const hit = s.stepEnds.indexOf(tt.times[tt.offsets[0] + 2]); // a step the first request got a token at
-    expect(hit).toBeGreaterThan(0);
+    const hit = s.stepEnds.indexOf(tt.times[tt.offsets[0]]); // the step the first request's first token came at
+    expect(hit).toBeGreaterThanOrEqual(0);
     const shifted = s.stepEnds.map((t, i) => (i === hit ? t + 1e-9 : t));
     expect(gapRunsOnStepClock(tt.times, tt.offsets, 0, p.requests, shifted)).toBeNull();
     const run = fromSimResult(s.sim!, { client: s.client, stepEnds: shifted });
@@ -114,12 +119,56 @@ describe('addRepeated: count additions of one value, without the loop', () => {
 describe('largest', () => {
   it('is what a pass of v > max finds, for a shared sorted series and for any array', () => {
     const { p, s } = simulated({ client: 'closed', slots: 8, requests: 16, lengths: 'fixed', isl: 64, osl: 32 });
-    const gaps = pooledChunkGaps(runOf(s, p, true));
+    const gaps = pooledChunkGaps(runOf(s, p, true)); // a view of the runs the step clock counted
     let max = -Infinity;
-    for (const g of gaps) if (g > max) max = g;
+    for (const g of Float64Array.from(gaps)) if (g > max) max = g;
     expect(largest(gaps)).toBe(max);
+    expect(largest(pooledChunkGaps(runOf(s, p, false)))).toBe(max);
     expect(largest([3, NaN, 7, 1])).toBe(7);
     expect(largest([])).toBe(-Infinity);
     expect(Object.is(largest(sortAsc([-0, 0])), -0)).toBe(true); // not a shared series: the pass keeps the first zero
+  });
+});
+
+describe('weightedPercentiles without the comparator sort', () => {
+  /** The merge as it was: indices sorted by value (stable), duplicates merged in that order. */
+  function reference(values: number[], ps: number[], weights?: number[]): number[] {
+    const idx = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+    const v: number[] = [];
+    const w: number[] = [];
+    let total = 0;
+    for (const i of idx) {
+      const wi = weights ? weights[i] : 1;
+      total += wi;
+      if (v.length > 0 && v[v.length - 1] === values[i]) w[w.length - 1] += wi;
+      else {
+        v.push(values[i]);
+        w.push(wi);
+      }
+    }
+    if (!(total > 0)) return ps.map(() => NaN);
+    const order = ps.map((_, j) => j).sort((a, b) => ps[a] - ps[b]);
+    const out = ps.map(() => v[v.length - 1]);
+    let j = 0;
+    let cum = 0;
+    for (let k = 0; k < v.length && j < order.length; k++) {
+      cum += w[k] / total;
+      while (j < order.length && cum >= ps[order[j]]) out[order[j++]] = v[k];
+    }
+    return out;
+  }
+  it('gives what the ordered merge gives: ties, −0 and +0, infinities, token weights, fractional weights (the ordered merge itself)', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const ps = [0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1];
+    for (let t = 0; t < 200; t++) {
+      const n = 1 + Math.floor(rnd() * 300);
+      const pool = [-0, 0, Infinity, -Infinity, 1, 2.5, ...Array.from({ length: 20 }, () => rnd() * 100)];
+      const values = Array.from({ length: n }, () => (rnd() < 0.5 ? pool[Math.floor(rnd() * pool.length)] : rnd() * 100));
+      const weights = t % 3 === 0 ? undefined : Array.from({ length: n }, () => (t % 3 === 1 ? Math.floor(rnd() * 500) : rnd() * 3));
+      const got = weightedPercentiles(values, ps, weights);
+      const want = reference(values, ps, weights);
+      expect(got.map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual(want.map((x) => (Object.is(x, -0) ? '-0' : x)));
+    }
   });
 });

@@ -133,8 +133,7 @@ describe('data loader', () => {
     }));
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.svg'), svg);
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'png');
-    mkdirSync(join(dir, 'figures-narrow'), { recursive: true });
-    writeFileSync(join(dir, 'figures-narrow', 'first-wave.ttft.svg'), svg);
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.narrow.svg'), svg);
     saved = process.env.STOPWATCHES_GENERATED;
     process.env.STOPWATCHES_GENERATED = dir;
   });

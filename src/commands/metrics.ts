@@ -78,10 +78,13 @@ export function register(program: Command): void {
         input.notes.push(`the agreement table recomputes this file’s aggregates from ${opts.with} (${rec.version}, ${rec.run.records.length} records) with the definitions ${input.format} applies`);
       }
       const run = input.run;
-      // LLMPerf files count tokens with the Llama 2 tokenizer already: no inflation applies to them.
-      const llmperfFile = input.format === 'llmperf';
+      // counts that are Llama 2 counts already are LLMPerf's own: inflating them again would count twice
+      const llama2Counts = input.outputTokenizer === 'llama-2';
+      if (llama2Counts && opts.llama2Inflation !== undefined) {
+        throw new UserError(`${file}: --llama2-inflation does not apply: the token counts of ${formatById(input.format)!.nameInSentence} are LLMPerf\u2019s own Llama 2 tokenizer counts already, which its numbers use as they are (the option converts a model\u2019s tokens into Llama 2 tokens); leave --llama2-inflation out`);
+      }
       const rows = run.records.length === 0 ? [] : markUnsupported(metricsReport(run, {
-        llama2Inflation: llmperfFile ? 1 : opts.llama2Inflation ?? null,
+        llama2Inflation: llama2Counts ? 1 : opts.llama2Inflation ?? null,
         llmperfNonContentMessages: opts.llmperfExtraMessages,
         etalon: opts.ttftDeadline !== undefined && opts.tbtDeadline !== undefined ? { ttftS: opts.ttftDeadline, tbtS: opts.tbtDeadline } : null,
         definitions: input.definitions,

@@ -289,10 +289,38 @@ export function weightedPercentiles(values: Numbers, ps: readonly number[], weig
   const n = values.length;
   if (n === 0) return ps.map(() => NaN);
   if (weights && weights.length !== n) throw new RangeError(`weights length ${weights.length} ≠ values length ${n}`);
+  const merged = mergedByValue(values, weights) ?? mergedByValueInOrder(values, weights);
+  const { v, w, total } = merged;
+  if (!(total > 0)) return ps.map(() => NaN);
+  // each p: the first value whose running sum reaches it (one pass serves all, smallest p first)
+  const order = ps.map((_, j) => j).sort((a, b) => ps[a] - ps[b]);
+  const out = ps.map(() => v[v.length - 1]);
+  let j = 0;
+  let cum = 0;
+  for (let k = 0; k < v.length && j < order.length; k++) {
+    cum += w[k] / total;
+    while (j < order.length && cum >= ps[order[j]]) out[order[j++]] = v[k];
+  }
+  return out;
+}
+
+interface Merged {
+  /** the distinct values, ascending */
+  v: ArrayLike<number>;
+  /** the summed weight of each */
+  w: ArrayLike<number>;
+  total: number;
+}
+
+/**
+ * Duplicates merged, their weights summed, in ascending order of value and,
+ * among equal values, of index (so the sums run in a stable sort's order).
+ */
+function mergedByValueInOrder(values: Numbers, weights?: Numbers): Merged {
+  const n = values.length;
   const idx = new Uint32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;
   idx.sort((a, b) => values[a] - values[b]);
-  // merge duplicates, summing their weights
   const v: number[] = [];
   const w: number[] = [];
   let total = 0;
@@ -306,17 +334,43 @@ export function weightedPercentiles(values: Numbers, ps: readonly number[], weig
       w.push(wi);
     }
   }
-  if (!(total > 0)) return ps.map(() => NaN);
-  // each p: the first value whose running sum reaches it (one pass serves all, smallest p first)
-  const order = ps.map((_, j) => j).sort((a, b) => ps[a] - ps[b]);
-  const out = ps.map(() => v[v.length - 1]);
-  let j = 0;
-  let cum = 0;
-  for (let k = 0; k < v.length && j < order.length; k++) {
-    cum += w[k] / total;
-    while (j < order.length && cum >= ps[order[j]]) out[order[j++]] = v[k];
+  return { v, w, total };
+}
+
+/**
+ * The same merge without the comparator sort, when the order of the sums cannot
+ * matter: whole, non-negative weights (GuideLLM's are token counts, or 1)
+ * whose total is exact, and no NaN. Each distinct value keeps its first index's form (of −0
+ * and +0, whichever comes first, as the ordered merge keeps it). Null otherwise.
+ */
+function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
+  const n = values.length;
+  const slot = new Map<number, number>();
+  const first: number[] = [];
+  const sum: number[] = [];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i];
+    const wi = weights ? weights[i] : 1;
+    if (x !== x || !Number.isInteger(wi) || wi < 0) return null;
+    total += wi;
+    const s = slot.get(x);
+    if (s === undefined) {
+      slot.set(x, first.length);
+      first.push(x);
+      sum.push(wi);
+    } else sum[s] += wi;
   }
-  return out;
+  // every partial sum is at most the total, so a safe total means every sum was exact
+  if (!Number.isSafeInteger(total)) return null;
+  const v = Float64Array.from(first).sort();
+  const w = new Float64Array(v.length);
+  for (let k = 0; k < v.length; k++) {
+    const s = slot.get(v[k])!;
+    v[k] = first[s];
+    w[k] = sum[s];
+  }
+  return { v, w, total };
 }
 
 /** Weighted mean Σ w·v / Σ w (GuideLLM's token-weighted means). */

@@ -35,6 +35,11 @@ function pow2(k: number): number {
 
 const TWO53 = 2 ** 53;
 
+/** The binade the last sum was in: [binLo, binHi) with ulp binU (one sum crosses few of them: kept between calls). */
+let binLo = 1;
+let binHi = 2;
+let binU = 2 ** -52;
+
 /** The double that `count` additions of `x` to `sum`, one after another, give. */
 export function addRepeated(sum: number, x: number, count: number): number {
   let s = sum;
@@ -46,14 +51,25 @@ export function addRepeated(sum: number, x: number, count: number): number {
   }
   if (x === 0) return c > 0 ? s + x : s;
   while (c > 0) {
-    const be = biasedExponent(s);
-    // a sum below x, or too small or too large to reason about its ulp: one addition (x ≥ s at most ~1075 times in a row: each doubles s)
-    if (x >= s || be < 60 || be > 2000) {
+    // a sum below x: one addition (at most ~1075 in a row: each at least doubles the sum)
+    if (x >= s) {
       s += x;
       c--;
       continue;
     }
-    const u = pow2(be - 1023 - 52);
+    if (!(s >= binLo && s < binHi)) {
+      const be = biasedExponent(s);
+      // too small or too large to reason about its ulp: one addition
+      if (be < 60 || be > 2000) {
+        s += x;
+        c--;
+        continue;
+      }
+      binLo = pow2(be - 1023);
+      binHi = 2 * binLo;
+      binU = pow2(be - 1023 - 52);
+    }
+    const u = binU;
     const X = x / u; // exact: a division by a power of two, X < 2^53
     const q = Math.floor(X);
     const r = X - q; // exact

@@ -126,7 +126,7 @@ export function summarize(
 }
 
 /** `values[i] × scale` read on demand: what a percentile reads of a sorted series in another unit, without a copy. */
-function scaledView(values: Float64Array, scale: number): Numbers {
+function scaledView(values: Numbers, scale: number): Numbers {
   return new Proxy(values, {
     get: (t, k) => (k === 'length' ? t.length : typeof k === 'string' ? t[Number(k)] * scale : undefined),
   }) as unknown as Numbers;

@@ -80,17 +80,39 @@ export function inferencexDuration(run: BenchmarkRun): number {
   return run.endT - run.startT;
 }
 
+/** The lane's client default `--metric-percentiles 90,99,99.9`. */
+const INFX_PERCENTS = [90, 99, 99.9];
+
+function infxSummaryOf(recs: RequestRecord[], f: (r: RequestRecord) => Maybe): Summary {
+  const c = collect(recs, f);
+  return summarize(c.values, { unit: 'ms', percents: INFX_PERCENTS, excluded: c.excluded });
+}
+
+/** The lane's TPOT statistics (ms): {@link inferencexTpot} of every successful request that has one. */
+export function inferencexTpotSummary(run: BenchmarkRun, opts: { endpoint?: InfxEndpoint } = {}): Summary {
+  const ep = opts.endpoint ?? 'completions';
+  return infxSummaryOf(successful(run), (r) => inferencexTpot(r, ep));
+}
+
+/** tok/s/user from TPOT statistics (ms): 1000 / each. */
+export function inferencexInteractivity(tpot: Summary): InferencexMetrics['intvty'] {
+  return {
+    mean: interactivity(tpot.mean),
+    median: interactivity(tpot.median),
+    p90: interactivity(tpot.percentiles['90']),
+    p99: interactivity(tpot.percentiles['99']),
+    'p99.9': interactivity(tpot.percentiles['99.9']),
+  };
+}
+
 /** The lane's result: `--percentile-metrics ttft,tpot,itl,e2el`, client default `--metric-percentiles 90,99,99.9`, numpy linear. */
 export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndpoint } = {}): InferencexMetrics {
   const ep = opts.endpoint ?? 'completions';
-  const percents = [90, 99, 99.9];
+  const percents = INFX_PERCENTS;
   const recs = successful(run);
-  const ms = (f: (r: RequestRecord) => Maybe) => {
-    const c = collect(recs, f);
-    return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
-  };
+  const ms = (f: (r: RequestRecord) => Maybe) => infxSummaryOf(recs, f);
   const itls = pooledChunkGaps(run); // chunkGaps of every successful request
-  const tpot = ms((r) => inferencexTpot(r, ep));
+  const tpot = inferencexTpotSummary(run, { endpoint: ep });
   const D = inferencexDuration(run);
   let out = 0;
   let inp = 0;
@@ -108,12 +130,6 @@ export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndp
     requestThroughput: recs.length / D,
     outputThroughput: out / D,
     totalTokenThroughput: (inp + out) / D,
-    intvty: {
-      mean: interactivity(tpot.mean),
-      median: interactivity(tpot.median),
-      p90: interactivity(tpot.percentiles['90']),
-      p99: interactivity(tpot.percentiles['99']),
-      'p99.9': interactivity(tpot.percentiles['99.9']),
-    },
+    intvty: inferencexInteractivity(tpot),
   };
 }

@@ -7,9 +7,16 @@
  * (plus the few that span several steps: a preempted request's recompute).
  * Sorting the tens of thousands of step values and repeating each as often as
  * it was counted gives the same array as sorting every gap, bit for bit: each
- * gap is the same subtraction of the same two times. Every token time is
- * checked against the step it is counted at; one that is no step's end
- * gives up (null), and the gaps are sorted as usual.
+ * gap is the same subtraction of the same two times.
+ *
+ * What is taken from the simulator (kernel-event.ts, kernel-stepwise.ts: a
+ * request's tokens are emitted at the ends of the steps that serve it, one per
+ * step): a request whose first and last tokens are L steps apart was served on
+ * each of them, so only those two are looked up (reading every token time
+ * again would cost as much as the simulator's own copy of them). A request
+ * left out of some step is followed token by token, and a time that is no
+ * step's end gives up (null): the gaps are then sorted as usual.
+ * test/series.test.ts holds the result equal to the sort, bit for bit.
  */
 import type { Runs } from '../base/series.ts';
 
@@ -51,17 +58,12 @@ export function gapRunsOnStepClock(
     if (b - a < 2) continue;
     let s = lowerBound(stepEnds, times[a], 0);
     if (s === S || stepEnds[s] !== times[a]) return null;
-    // served on every step from s to s + L − 1: its L tokens are those steps' ends
+    // L tokens, at most one per step and each at a step's end, from step s to step s + L − 1: those steps' ends
     const last = s + (b - a) - 1;
     if (last < S && stepEnds[last] === times[b - 1]) {
-      let k = a + 1;
-      const d = s - a;
-      while (k < b && times[k] === stepEnds[k + d]) k++;
-      if (k === b) {
-        reach[s + 1]++;
-        reach[last + 1]--;
-        continue;
-      }
+      reach[s + 1]++;
+      reach[last + 1]--;
+      continue;
     }
     // a request left out of some step (preempted, or past the token budget): token by token
     let r0 = s;

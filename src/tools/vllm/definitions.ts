@@ -147,15 +147,27 @@ export interface VllmMetrics {
   requestGoodput: number | null;
 }
 
+/** One per-request definition over the successful requests, summarised as vLLM prints it (ms, numpy-linear percentiles). */
+function vllmSummaryOf(recs: RequestRecord[], f: (r: RequestRecord) => Maybe, percents: number[]): Summary {
+  const c = collect(recs, f);
+  return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
+}
+
+/** vLLM's TPOT statistics (ms) as `vllm bench serve` prints them: {@link vllmTpot} of every successful request that has one. */
+export function vllmTpotSummary(run: BenchmarkRun, percents: number[]): Summary {
+  return vllmSummaryOf(successful(run), vllmTpot, percents);
+}
+
+/** vLLM's ITL statistics (ms) as `vllm bench serve` prints them: {@link vllmItls} of every successful request, pooled. */
+export function vllmItlSummary(run: BenchmarkRun, percents: number[]): Summary {
+  return summarize(pooledChunkGaps(run), { unit: 'ms', percents });
+}
+
 /** Everything `vllm bench serve` prints, in ms, numpy-linear percentiles (default `--metric-percentiles 99`). */
 export function vllmMetrics(run: BenchmarkRun, opts: { percentiles?: number[]; goodput?: Slo } = {}): VllmMetrics {
   const percents = opts.percentiles ?? [99];
   const recs = successful(run);
-  const ms = (f: (r: RequestRecord) => Maybe) => {
-    const c = collect(recs, f);
-    return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
-  };
-  const itls = pooledChunkGaps(run); // vllmItls of every successful request
+  const ms = (f: (r: RequestRecord) => Maybe) => vllmSummaryOf(recs, f, percents);
   const D = vllmDuration(run);
   let out = 0;
   let inp = 0;
@@ -168,7 +180,7 @@ export function vllmMetrics(run: BenchmarkRun, opts: { percentiles?: number[]; g
     completed: recs.length,
     ttft: ms(vllmTtft),
     tpot: ms(vllmTpot),
-    itl: summarize(itls, { unit: 'ms', percents }),
+    itl: vllmItlSummary(run, percents),
     e2el: ms(vllmE2el),
     clientQueueTime: ms((r) => vllmClientQueueTime(r, run)),
     e2elIncludingClientQueue: ms((r) => vllmE2elIncludingClientQueue(r, run)),

@@ -6,7 +6,7 @@ import type { BenchmarkRun, Capability } from '../base/records.ts';
 import { fromSummary, fmtInterval, FIRST, LAST, PER_TOKEN, R, type ReportRow } from '../base/report-rows.ts';
 import type { SpeedRowOf, SpeedSpec } from '../base/descriptor.ts';
 import { percentileWithInterval } from '../../stats/interval.ts';
-import { vllmMetrics } from './definitions.ts';
+import { vllmItlSummary, vllmMetrics, vllmTpotSummary } from './definitions.ts';
 import { pooledChunkGaps, sortedValues } from '../base/series.ts';
 
 export function vllmReport(run: BenchmarkRun): ReportRow[] {
@@ -26,7 +26,7 @@ export function vllmReport(run: BenchmarkRun): ReportRow[] {
     const row = rows.find((r) => r.tool === 'vllm' && r.metric === 'p99_itl_ms');
     if (row) row.note = `${fmtInterval(pi.interval[0], pi.interval[1], 1000)} (i.i.d. assumption; gaps are not independent)`;
     let big = 0;
-    for (const g of itls) if (g > 0.1) big++;
+    for (let i = 0; i < itls.length; i++) if (itls[i] > 0.1) big++;
     rows.push({ tool: 'vllm', metric: 'share of ITL gaps > 100 ms', value: big / itls.length, unit: '1', n: itls.length, quantity: 'ITL', stat: 'share of gaps > 100 ms', needs: [R, 'chunkTimes'] });
   }
   const W: Capability[] = [R, 'runWindow'];
@@ -46,9 +46,11 @@ export const vllmSpeeds: SpeedSpec<VllmSpeed> = {
   rows: (run) => {
     const rows: SpeedRowOf<VllmSpeed>[] = [];
     const inv = (ms: number | null) => (ms !== null && ms > 0 ? 1000 / ms : null);
-    const v = vllmMetrics(run, { percentiles: [99] });
-    rows.push({ tool: 'vllm', metric: 'median_itl_ms', formula: '1000 / median of pooled chunk gaps', tokPerS: inv(v.itl.median), n: v.itl.n, primary: true });
-    rows.push({ tool: 'vllm', metric: 'mean_tpot_ms', formula: '1000 / mean_i[(last − first)/(n_i − 1)]', tokPerS: inv(v.tpot.mean), n: v.tpot.n, primary: false });
+    // the two summaries the rows read, not everything vllmMetrics prints
+    const itl = vllmItlSummary(run, [99]);
+    const tpot = vllmTpotSummary(run, [99]);
+    rows.push({ tool: 'vllm', metric: 'median_itl_ms', formula: '1000 / median of pooled chunk gaps', tokPerS: inv(itl.median), n: itl.n, primary: true });
+    rows.push({ tool: 'vllm', metric: 'mean_tpot_ms', formula: '1000 / mean_i[(last − first)/(n_i − 1)]', tokPerS: inv(tpot.mean), n: tpot.n, primary: false });
     return rows;
   },
 };
