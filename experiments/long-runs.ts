@@ -4,7 +4,8 @@
  * 95% and 90% of it, many seeds per load: whether a run collapses, and when,
  * is a random event, so each is reported over seeds. The 90% runs also
  * measure how correlated neighbouring requests are, and what that does to a
- * p99's spread. The figure draws the first few seeds of each load.
+ * p99's spread. The figures draw every run, and in bold the run whose value
+ * of the figure's statistic is the median of its seeds (medianRun).
  *
  * Nothing per token is kept: each run keeps its per-request TTFTs (8 bytes a
  * request) and reduces them to windows inside the job.
@@ -15,6 +16,7 @@ import { createRng } from '../src/rng/index.ts';
 import { autocorrelation, linearPercentile, windowVsIid } from '../src/stats/index.ts';
 import { num, overSeeds, seedList, shareNum, configNumbers, ttftMs } from './lib/measure.ts';
 import { closedPoint, SWEEP } from './lib/sweep.ts';
+import { medianRun } from './lib/representative.ts';
 import { StepLog } from './lib/step-log.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -23,8 +25,6 @@ const config = {
   loadsPct: [98, 95, 90],
   /** Seeds per load: the cost of this experiment grows with it (one run takes seconds). */
   seeds: seedList(20),
-  /** Runs drawn in the figure: the first seeds of each load. */
-  figureSeeds: { 98: 3, 95: 2, 90: 1 } as Record<string, number>,
   peakSlots: 256,
   /** Back-to-back windows for the p99 over time, requests. */
   window: 1000,
@@ -43,8 +43,8 @@ export interface WindowRow {
 }
 interface Result extends Params {
   rate: number;
-  /** Only for the runs drawn in the figure. */
-  windows: WindowRow[] | null;
+  /** Every window, rounded to what a figure can show (0.1 s, four significant digits). */
+  windows: WindowRow[];
   collapseS: number | null;
   maxWindowS: number;
   /** Worst window of a run that went above the threshold and came back (no collapse): its time, s. */
@@ -117,11 +117,10 @@ const experiment = defineExperiment({
       };
     }
     const worst = windows.reduce((a, w) => (w.p99Ms > a.p99Ms ? w : a), windows[0]!);
-    const figure = p.seed - c.seeds[0]! < (c.figureSeeds[String(p.loadPct)] ?? 0);
     return {
       ...p,
       rate,
-      windows: figure ? windows.map((w) => ({ t: Math.round(w.t * 1000) / 1000, p99Ms: Math.round(w.p99Ms * 1000) / 1000 })) : null,
+      windows: windows.map((w) => ({ t: Math.round(w.t * 10) / 10, p99Ms: Number(w.p99Ms.toPrecision(4)) })),
       collapseS,
       maxWindowS: worst.p99Ms / 1000,
       episodeAtS: collapseS === null && worst.p99Ms > c.collapseMs ? worst.t : null,
@@ -183,14 +182,34 @@ const experiment = defineExperiment({
     n['correlation.band_pct'] = num(90, '%');
     n['correlation.iid_resamples'] = num(c.correlation.resamples, 'resamples');
     n['correlation.true_p99_ms'] = overSeeds(corrRuns.map((r) => r.correlation!.spreads[0]!.truth), 'ms', c.requests);
-    const figureRuns = results.filter((r) => r.windows);
-    const first = corrRuns.find((r) => r.seed === c.seeds[0])!;
+    // Figure 9b draws every run; in bold, per load, the run whose worst window is that load's median.
+    const drawn = new Set(c.loadsPct.map((load) => medianRun(results.filter((r) => r.loadPct === load), (r) => r.maxWindowS)));
+    // Figure 9a draws one run's bands: the run whose too-narrow factor at the benchmark-sized window is the median.
+    const at = c.correlation.windows.indexOf(c.window);
+    const factor = (r: Result) => {
+      const s = r.correlation!.spreads[at]!;
+      return (s.windowBand[1] - s.windowBand[0]) / (s.iidBand[1] - s.iidBand[0]);
+    };
+    const spreadRun = medianRun(corrRuns, factor);
     return {
       data: {
-        series: figureRuns.map((r) => ({ label: `${r.loadPct}% seed ${r.seed}`, loadPct: r.loadPct, windows: r.windows! })),
-        // The spread figure shows one run: the first seed at the correlation load.
-        spreads: first.correlation!.spreads,
+        series: results.map((r) => ({
+          loadPct: r.loadPct,
+          seed: r.seed,
+          drawn: drawn.has(r),
+          collapsed: r.collapseS !== null,
+          maxWindowS: r.maxWindowS,
+          windows: r.windows,
+        })),
+        runs: c.seeds.length,
+        spreadSeed: spreadRun.seed,
+        spreadFactor: factor(spreadRun),
+        spreads: spreadRun.correlation!.spreads,
+        // Every seed's bands, drawn faint behind the median run's.
+        seedSpreads: corrRuns.map((r) => ({ seed: r.seed, spreads: r.correlation!.spreads })),
         collapseMs: c.collapseMs,
+        windowRequests: c.window,
+        correlationLoadPct: c.correlation.loadPct,
       },
       numbers: n,
     };

@@ -47,6 +47,8 @@ const experiment = defineExperiment({
   title: 'Open vs closed',
   config,
   timeoutSeconds: 1800,
+  // The cliff's runs at the peak rate join the count of every open run near the peak.
+  needs: ['cliff'],
   jobs: (c) => [
     ...c.slots.flatMap((slots) => c.seeds.map((seed) => ({ id: `point-${slots}-s${seed}`, params: { kind: 'point' as const, slots, seed } }))),
     ...c.peakSeeds.map((seed) => ({ id: `peak-s${seed}`, params: { kind: 'peak' as const, seed } })),
@@ -79,7 +81,7 @@ const experiment = defineExperiment({
       open: o && { p99: pctNum(o.ttftMs, 0.99, 'ms'), tpotMeanMs: o.tpotMeanMs, inSystem: o.inSystem, littlePredicted: o.littlePredicted, preemptions: o.preemptions },
     };
   },
-  combine(c, results) {
+  combine(c, results, deps) {
     const points = results.filter((r): r is PointResult => r.kind === 'point');
     const peaks = results.filter((r): r is PeakResult => r.kind === 'peak');
     const n: Record<string, NumberValue> = {};
@@ -140,6 +142,20 @@ const experiment = defineExperiment({
       n['peak_open.collapsed_preemptions_max'] = num(Math.max(...collapsed.map((r) => r.preemptions)), 'preemptions', collapsed.length);
     }
     n['peak_open.fine'] = num(fine.length, 'runs', peaks.length);
+    // Every open run at or near the peak rate: the twins at the peak point (each at its own seed's peak), the runs
+    // above at the reference rate, and the cliff's at 100% of it. One share over all of them, and how far from the
+    // reference the farthest of their rates lies.
+    const twins = points.filter((pt) => pt.slots === c.peakSlots && pt.open);
+    const twinsCollapsed = twins.filter((pt) => pt.open!.p99.value > c.collapseMs).length;
+    n[`slots${c.peakSlots}.open.collapsed`] = num(twinsCollapsed, 'runs', twins.length);
+    const cliffRuns = deps.number('cliff.runs_per_load').value;
+    const cliffCollapsed = deps.number('cliff.load100.collapsed').value;
+    const nearRuns = twins.length + peaks.length + cliffRuns;
+    const nearCollapsed = twinsCollapsed + collapsed.length + cliffCollapsed;
+    n['near_peak.runs'] = num(nearRuns, 'runs');
+    n['near_peak.collapsed'] = num(nearCollapsed, 'runs', nearRuns);
+    n['near_peak.collapsed_share_pct'] = shareNum(nearCollapsed, nearRuns);
+    n['near_peak.rate_off_reference_max_pct'] = num(100 * Math.max(...twins.map((pt) => Math.abs(pt.closed.rate / reference.closed.rate - 1))), '%', twins.length);
     // Over the sweep points, of the median-over-seeds TPOT difference.
     const tpotDiffs = c.slots.filter((s) => n[`slots${s}.open_over_closed_tpot_pct`]).map((s) => Math.abs(n[`slots${s}.open_over_closed_tpot_pct`]!.value));
     n['tpot.max_abs_diff_pct'] = num(Math.max(...tpotDiffs), '%', tpotDiffs.length);

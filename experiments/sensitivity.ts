@@ -114,6 +114,15 @@ const experiment = defineExperiment({
       n[`range.${name.replace(/_(x|pct)$/, '')}.min_${unit === '%' ? 'pct' : 'x'}`] = num(Math.min(...vals), unit, rows.length);
       n[`range.${name.replace(/_(x|pct)$/, '')}.max_${unit === '%' ? 'pct' : 'x'}`] = num(Math.max(...vals), unit, rows.length);
     }
+    // The same ranges over single runs: every seed of every variant. A variant's median hides how far one run can land.
+    const perRun = { first_wave: 'waveInflation', omission: 'omissionX', printed_p99_change: 'printedChangePct', metronome: 'metronomeX' } as const;
+    for (const [name, k] of Object.entries(perRun)) {
+      const vals = results.map((r) => r[k]);
+      const unit = k === 'printedChangePct' ? '%' : '×';
+      const suffix = unit === '%' ? 'pct' : 'x';
+      n[`range.${name}.seeds_min_${suffix}`] = num(Math.min(...vals), unit, vals.length);
+      n[`range.${name}.seeds_max_${suffix}`] = num(Math.max(...vals), unit, vals.length);
+    }
     n['variants'] = num(rows.length, 'variants');
     n['config.seeds'] = num(c.seeds.length, 'seeds');
     n['config.omission_cap'] = num(c.omission.cap, 'requests');

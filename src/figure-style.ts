@@ -18,6 +18,8 @@ export const WIDE_FIGURE_WIDTH = 760;
 export const NARROW_WIDTH = 400;
 /** Smallest text of a phone's figure, in its own units: 13 × 350 / 400 ≈ 11.4 px on that phone. */
 export const NARROW_FONT = 13;
+/** Plot's own text size, px: a figure's text unless it sets another. */
+export const PLOT_FONT = 10;
 /** Screens that get the phone's figure (the site's CSS switches at the same width: `.fig-narrow` in src/styles/site.css). */
 export const NARROW_MEDIA = '(max-width: 36rem)';
 

@@ -24,18 +24,20 @@ import { createHash } from 'node:crypto';
 import { renderPng, renderSvg } from ${JSON.stringify(pathToFileURL(join(REPO, 'src/pipeline/render.ts')).href)};
 const mod = await import(${JSON.stringify(pathToFileURL(join(REPO, 'experiments', 'figures', `${exp}.ts`)).href)});
 const data = JSON.parse(readFileSync(${JSON.stringify(join(REPO, 'test/snapshots/data', `${exp}.json`))}, 'utf8'));
+const numbers = JSON.parse(readFileSync(${JSON.stringify(join(REPO, 'test/snapshots/numbers.json'))}, 'utf8'));
 const sha = (b) => createHash('sha256').update(b).digest('hex');
-const svg = renderSvg(mod.figures[${JSON.stringify(fig)}](data), ${JSON.stringify(`${exp}.${fig}`)});
+const svg = renderSvg(mod.figures[${JSON.stringify(fig)}](data, (id) => numbers[${JSON.stringify(exp)} + '.' + id]), ${JSON.stringify(`${exp}.${fig}`)});
 console.log(JSON.stringify({ svg: sha(svg), png: sha(await renderPng(svg)) }));
 `;
 
 describe('figures are byte-stable', () => {
   it('the same data gives the same SVG and PNG, twice in one process and in a fresh process', async () => {
     const { renderPng, renderSvg } = await import('../src/pipeline/render.ts');
-    const mod = (await import('../experiments/figures/definitions.ts')) as unknown as { figures: Record<string, (d: unknown) => import('../src/pipeline/types.ts').FigureSpec> };
+    const mod = (await import('../experiments/figures/definitions.ts')) as unknown as { figures: import('../src/pipeline/types.ts').Figures };
     const data = JSON.parse(readFileSync(join(REPO, 'test/snapshots/data/definitions.json'), 'utf8'));
+    const numbers = JSON.parse(readFileSync(join(REPO, 'test/snapshots/numbers.json'), 'utf8')) as Record<string, import('../src/pipeline/types.ts').NumberValue>;
     const render = async () => {
-      const svg = renderSvg(mod.figures.speeds!(data), 'definitions.speeds');
+      const svg = renderSvg(mod.figures.speeds!(data, (id) => numbers[`definitions.${id}`]!), 'definitions.speeds');
       return { svg, png: await renderPng(svg) };
     };
     const a = await render();

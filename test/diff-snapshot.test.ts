@@ -6,16 +6,15 @@
  * nothing is copied.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pngjs from 'pngjs';
 import { runDiff } from '../src/pipeline/diff/index.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
+import { runCli } from './helpers/cli.ts';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const roots: string[] = [];
 afterEach(() => {
   while (roots.length) rmSync(roots.pop()!, { recursive: true, force: true });
@@ -97,17 +96,16 @@ describe('stopwatches snapshot --from a CI artifact', () => {
     refuse(/^snapshot --from: nowhere has no numbers\.json/, 'nowhere');
   });
 
-  it('the command prints one line and exits 2 for a wrong artifact, and refuses to run under CI', () => {
+  it('the command prints one line and exits 2 for a wrong artifact, and refuses to run under CI', async () => {
     const { root } = project();
     cpSync(join(root, 'ci-artifact/report'), join(root, 'other'), { recursive: true });
     writeFileSync(join(root, 'other/build/numbers.json'), '{');
-    const cli = (env: Record<string, string>) =>
-      spawnSync(process.execPath, [join(REPO, 'bin/stopwatches.mjs'), 'snapshot', '--from', 'other'], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
-    const bad = cli({ CI: '' });
-    expect(bad.status).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^stopwatches: snapshot --from: other\/build\/numbers\.json is not valid JSON/)]);
-    const ci = cli({ CI: 'true' });
-    expect(ci.status).toBe(2);
-    expect(ci.stderr).toContain('refusing to write snapshots under CI');
+    const cli = (env: Record<string, string>) => runCli(['snapshot', '--from', 'other'], { cwd: root, env });
+    const bad = await cli({ CI: '' });
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split('\n')).toEqual([expect.stringMatching(/^stopwatches: snapshot --from: other\/build\/numbers\.json is not valid JSON/)]);
+    const ci = await cli({ CI: 'true' });
+    expect(ci.code).toBe(2);
+    expect(ci.err).toContain('refusing to write snapshots under CI');
   }, 30_000);
 });

@@ -8,7 +8,7 @@
  * that depend on it, with the constant named as the reason.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,11 +26,11 @@ import { describeInput, valueChanges } from '../src/pipeline/diff/why.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
 import { toUnit } from '../src/site/reproduction.ts';
 import { tempRoot, type TempRoot } from './pipeline-helpers.ts';
+import { runCli } from './helpers/cli.ts';
 import { compareOutputs, hasChanges as outputsChanged, readOutputDir } from '../src/pipeline/outputs.ts';
 
 const { PNG } = pngjs;
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(REPO, 'bin', 'stopwatches.mjs');
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -287,25 +287,25 @@ describe('a missing or corrupt baseline', () => {
     fails(root, /^diff: src\/generated\/numbers\.json does not exist; build first: `npm run build`/);
   });
 
-  it('`stopwatches diff` exits 2 with one line on stderr, 0 with changes, and writes the Markdown', () => {
+  it('`stopwatches diff` exits 2 with one line on stderr, 0 with changes, and writes the Markdown', async () => {
     const root = scratch(baseBuild(), currentBuild());
-    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'diff', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    const ok = run('--md', 'out/summary.md', '--out', 'out/report', '--report-url', 'https://example.invalid/run/1');
-    expect(ok.stderr).toBe('');
-    expect(ok.status).toBe(0);
-    expect(ok.stdout).toContain('diff against test/snapshots: numbers 1 changed');
+    const run = (...args: string[]) => runCli(['diff', ...args], { cwd: root, env: { NO_COLOR: '1' } });
+    const ok = await run('--md', 'out/summary.md', '--out', 'out/report', '--report-url', 'https://example.invalid/run/1');
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('diff against test/snapshots: numbers 1 changed');
     expect(existsSync(join(root, 'out/report/index.html'))).toBe(true);
     const md = readFileSync(join(root, 'out/summary.md'), 'utf8');
     expect(md).toContain('Full report: the [`paper-diff` artifact](https://example.invalid/run/1) of the CI run.');
     expect(md).toContain('| `a.one` | 1.5% (3 px) | 1 |');
-    const again = run('--md', 'out/again.md', '--out', 'out/report', '--report-url', 'https://example.invalid/run/1');
-    expect(again.status).toBe(0);
+    const again = await run('--md', 'out/again.md', '--out', 'out/report', '--report-url', 'https://example.invalid/run/1');
+    expect(again.code).toBe(0);
     expect(readFileSync(join(root, 'out/again.md'), 'utf8')).toBe(md); // same input, same bytes
-    expect(run('a', 'b').status).toBe(2);
+    expect((await run('a', 'b')).code).toBe(2);
     rmSync(join(root, 'test/snapshots/numbers.json'));
-    const bad = run();
-    expect(bad.status).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^stopwatches: diff: test\/snapshots\/numbers\.json does not exist; /)]);
+    const bad = await run();
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split('\n')).toEqual([expect.stringMatching(/^stopwatches: diff: test\/snapshots\/numbers\.json does not exist; /)]);
   }, 60_000);
 });
 
@@ -420,11 +420,14 @@ describe('end to end: one constant changed in a scratch project', () => {
     // alpha's mean scales by 1.2; its seed count and beta's mean do not depend on the constant.
     expect(result.numbers.map((n) => [n.id, n.kind])).toEqual([['alpha.mean_ms', 'changed']]);
     expect(result.numbers[0]!.rel).toBeCloseTo(0.2, 10);
-    expect(result.figures.map((f) => [f.key, f.kind])).toEqual([['alpha.samples', 'changed']]);
+    // The phone-width drawing moved with it: a figure under review too, drawn only as SVG (no pixels to count).
+    expect(result.figures.map((f) => [f.key, f.kind])).toEqual([['alpha.samples', 'changed'], ['alpha.samples.narrow', 'changed']]);
     expect(result.figures[0]!.pixels).toBeGreaterThan(0);
+    expect([result.figures[1]!.svgChanged, result.figures[1]!.pixels]).toEqual([true, null]);
+    expect(readFileSync(join(r.root, 'dist/diff/index.html'), 'utf8'), 'the report shows the phone-width drawing from its SVG').toContain('data:image/svg+xml;base64,');
     expect(result.figures[0]!.data).toHaveLength(75); // every drawn point moved
     expect(result.figures[0]!.data!.every((d) => d.fields?.join() === 'ms')).toBe(true);
-    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3; 0 of them cited); figures 1 changed, 0 new, 0 removed');
+    expect(lines[0]).toBe('diff against test/snapshots: numbers 1 changed, 0 new, 0 removed (of 3; 0 of them cited); figures 2 changed, 0 new, 0 removed');
     // Why: the committed snapshots belong to HEAD, and against HEAD one line of alpha's closure moved.
     expect(result.experiments.map((e) => [e.id, e.inputs])).toEqual([
       ['alpha', [{ path: 'experiments/lib/alpha-only.ts', kind: 'changed', values: [{ name: 'SCALE_MS', old: '10', new: '12' }], lines: 1 }]],

@@ -1,7 +1,8 @@
 /**
  * Each figure module (experiments/figures/<id>.ts) renders, from the committed
  * data of its experiment (test/snapshots/data/<id>.json), exactly the committed
- * SVG (test/snapshots/figures/<id>.<name>.svg) — no experiment is run, so a
+ * SVGs (test/snapshots/figures/<id>.<name>.svg and its phone-width drawing
+ * <id>.<name>.narrow.svg) — no experiment is run, so a
  * change to a figure's drawing is caught in about a second. Figures share one
  * frame and one palette (src/figure-style.ts): the site's CSS custom
  * properties and the explorer's charts use the same colours.
@@ -10,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { renderSvg } from '../src/pipeline/render.ts';
-import type { Figures } from '../src/pipeline/types.ts';
+import { renderNarrowSvg, renderSvg } from '../src/pipeline/render.ts';
+import type { Figures, NumberValue } from '../src/pipeline/types.ts';
 import { FIGURE_WIDTH, PALETTE } from '../src/figure-style.ts';
 import { FIGURES } from '../src/outline.ts';
 
@@ -28,11 +29,42 @@ describe('figure modules render the committed figures from the committed data', 
     it(id, async () => {
       const mod = (await import(pathToFileURL(join(ROOT, 'experiments/figures', `${id}.ts`)).href)) as { figures: Figures };
       const data = JSON.parse(read(`test/snapshots/data/${id}.json`)) as unknown;
+      const numbers = JSON.parse(read('test/snapshots/numbers.json')) as Record<string, NumberValue>;
+      const own = (n: string) => numbers[`${id}.${n}`] ?? expect.fail(`${id}: no number ${id}.${n} in test/snapshots/numbers.json`);
       const names = Object.keys(mod.figures);
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) {
-        const svg = renderSvg(mod.figures[name]!(data as never), `${id}.${name}`);
+        const svg = renderSvg(mod.figures[name]!(data as never, own), `${id}.${name}`);
         expect(svg === read(`test/snapshots/figures/${id}.${name}.svg`), `${id}.${name}: the SVG differs from test/snapshots/figures/${id}.${name}.svg`).toBe(true);
+        const narrow = renderNarrowSvg(mod.figures[name]!(data as never, own), `${id}.${name}`);
+        expect(narrow === read(`test/snapshots/figures/${id}.${name}.narrow.svg`), `${id}.${name}: the phone-width SVG differs from test/snapshots/figures/${id}.${name}.narrow.svg`).toBe(true);
+      }
+    });
+  }
+});
+
+/** Every fractional number in a value times 1.1: the same shapes and counts, other measurements. */
+function perturb(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isFinite(v) && !Number.isInteger(v) ? v * 1.1 : v;
+  if (Array.isArray(v)) return v.map(perturb);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, perturb(x)]));
+  return v;
+}
+
+describe('text descriptions are read from the data', () => {
+  // A description typed as a fixed string keeps its words when the data move; one written from the data cannot.
+  for (const id of modules) {
+    it(id, async () => {
+      const mod = (await import(pathToFileURL(join(ROOT, 'experiments/figures', `${id}.ts`)).href)) as { figures: Figures };
+      const data = JSON.parse(read(`test/snapshots/data/${id}.json`)) as unknown;
+      const numbers = JSON.parse(read('test/snapshots/numbers.json')) as Record<string, NumberValue>;
+      const own = (n: string) => numbers[`${id}.${n}`]!;
+      const moved = (n: string) => perturb(own(n)) as NumberValue;
+      for (const [name, fn] of Object.entries(mod.figures)) {
+        const before = fn(data as never, own);
+        const after = fn(perturb(data) as never, moved);
+        expect(after.alt, `${id}.${name}: its text description does not change when its data do`).not.toBe(before.alt);
+        expect(before.alt, `${id}.${name}: a no-break space in the description (it is the SVG's aria-label)`).not.toMatch(/\u00a0/);
       }
     });
   }

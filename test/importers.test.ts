@@ -268,6 +268,17 @@ describe('malformed files → one-line UserError naming file and problem', () =>
     const e = userError(() => importResult('profile_export.jsonl', t.slice(0, t.length - 200)));
     expect(e.message).toMatch(/^profile_export\.jsonl: invalid JSON on line 5 \(the text ends early: truncated\?\)/);
   });
+  it('AIPerf nanosecond stamps keep every digit, whether the line is read as written or rewritten first', () => {
+    const t = text('aiperf');
+    const plain = importResult('p.jsonl', t).run.records;
+    // the same key a second time in the line (in a metric's name) sends it through the rewrite
+    const twice = importResult('p.jsonl', t.replaceAll('"request_latency":{', '"x":{"request_start_ns":1},"request_latency":{')).run.records;
+    expect(twice).toStrictEqual(plain);
+    expect(plain[1].sendT - plain[0].sendT).not.toBe(0);
+    // a stamp written as a float is refused as it always was
+    const e = userError(() => importResult('p.jsonl', t.replace('"request_start_ns":1760000000000100000', '"request_start_ns":1.76e18')));
+    expect(e.message).toMatch(/^p\.jsonl: invalid JSON on line 2/);
+  });
   it('wrong units: a ttft in ms where seconds are documented', () => {
     const obj = JSON.parse(text('vllm'));
     obj.ttfts[3] = 40000;

@@ -60,6 +60,20 @@ describe('a JSON document read from pieces', () => {
     const bad = parseJsonChunks(['{"a": [1, nan]}'], { smallValue: 4 });
     expect('problem' in bad && bad.problem).toMatchObject({ truncated: false, where: 'a[1]' });
   });
+  it('reads a long array in runs of elements and still names the element that breaks it', () => {
+    // numbers, nested lists, objects and strings holding the characters a run is cut at
+    const a = Array.from({ length: 3000 }, (_, i) => (i % 5 === 0 ? [i, [i / 7], { k: `,]}[{"${i}` }] : i % 3 ? i / 3 : `s,${i}]`));
+    const text = JSON.stringify({ a, b: 1 });
+    for (const [small, piece] of [[64, 97], [1000, 4096], [7, 5]]) {
+      const r = parseJsonChunks(pieces(text, piece), { smallValue: small });
+      expect('value' in r && r.value, `runs of ${small}`).toStrictEqual({ a, b: 1 });
+    }
+    const marked = JSON.stringify({ a: a.map((x, i) => (i === 2001 || i === 2501 ? `mark${i}` : x)) });
+    const r = parseJsonChunks(pieces(marked.replace('"mark2001"', 'nan'), 97), { smallValue: 64 });
+    expect('problem' in r && r.problem).toMatchObject({ truncated: false, where: 'a[2001]' });
+    const cut = parseJsonChunks(pieces(marked.slice(0, marked.indexOf('"mark2501"') + 3), 97), { smallValue: 64 });
+    expect('problem' in cut && cut.problem).toMatchObject({ truncated: true, where: 'a[2501]' });
+  });
   it('tells a document cut off from a broken one, with the path where it ends', () => {
     const d = DOCS.find((x) => x.f.endsWith('vllm-bench-serve.json'))!;
     const cut = d.text.slice(0, d.text.indexOf('"itls"') + 200);

@@ -50,14 +50,14 @@ describe('inputs that never end', () => {
 });
 
 describe('a pipe is read once', () => {
-  it('metrics /dev/stdin reads the piped file (one pass: recognition reads only what the reader reads)', () => {
+  it('metrics /dev/stdin reads the piped file (one pass: recognition reads only what the reader reads)', async () => {
     for (const f of ['vllm-bench-serve.json', 'profile_export.jsonl']) {
       // a real pipe, as a shell makes it
       const r = spawnSync('sh', ['-c', `cat "test/fixtures/results/${f}" | "${process.execPath}" bin/stopwatches.mjs metrics /dev/stdin --json`], { cwd: ROOT });
       expect(r.status, r.stderr.toString()).toBe(0);
       expect(r.stderr.toString()).toBe(''); // progress is for a terminal only
       const piped = JSON.parse(r.stdout.toString());
-      const direct = JSON.parse(spawnSync(process.execPath, ['bin/stopwatches.mjs', 'metrics', join('test/fixtures/results', f), '--json'], { cwd: ROOT }).stdout.toString());
+      const direct = JSON.parse((await runCli(['metrics', join('test/fixtures/results', f), '--json'], { cwd: ROOT })).out);
       expect(piped).toStrictEqual(direct);
     }
   });
@@ -92,21 +92,25 @@ describe('files cut off or incomplete', () => {
 
 describe('files whose times or fields cannot be trusted', () => {
   const golden = join(ROOT, 'test', 'fixtures', 'golden');
-  /** A simulator result of a golden case, with every token time (`simulate --tokens`). */
-  function simResult(): { requests: Record<string, number[] | number[][]> } {
-    const r = spawnSync(process.execPath, ['bin/stopwatches.mjs', 'simulate', join(golden, 'closed_fixed.json'), '--tokens'], { cwd: ROOT, maxBuffer: 1 << 28 });
-    expect(r.status, r.stderr.toString()).toBe(0);
-    return JSON.parse(r.stdout.toString());
+  /** A simulator result of a golden case, with every token time (`simulate --tokens`): simulated once, a fresh copy each call. */
+  let simulated: string | undefined;
+  async function simResult(): Promise<{ requests: Record<string, number[] | number[][]> }> {
+    if (simulated === undefined) {
+      const r = await runCli(['simulate', join(golden, 'closed_fixed.json'), '--tokens'], { cwd: ROOT });
+      expect(r.code, r.err).toBe(0);
+      simulated = r.out;
+    }
+    return JSON.parse(simulated);
   }
   it('metrics on a simulator result refuses a first_t that is not the first token time', async () => {
-    const res = simResult();
+    const res = await simResult();
     (res.requests.first_t as number[])[3] += 0.5;
     const f = join(dir, 'sim-first.json');
     writeFileSync(f, JSON.stringify(res));
     expect(await refusal(['metrics', f])).toMatch(/requests\.first_t\[3\] = [\d.]+ but token_times\[3\]\[0\] = [\d.]+: first_t is the first token's time/);
   });
   it('metrics on a simulator result refuses an osl smaller than the token times', async () => {
-    const res = simResult();
+    const res = await simResult();
     res.requests.osl = (res.requests.token_times as number[][]).map((t, i) => (i === 2 ? t.length - 5 : t.length));
     const f = join(dir, 'sim-osl.json');
     writeFileSync(f, JSON.stringify(res));

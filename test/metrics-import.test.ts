@@ -11,6 +11,7 @@ import { loadMetricsInput } from '../src/importers/load.ts';
 import { markUnsupported } from '../src/importers/metrics-input.ts';
 
 const FIX = 'test/fixtures/results';
+const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 
 const cli = runCli;
 
@@ -258,6 +259,36 @@ describe('stopwatches metrics under bad input and options', () => {
     ['--ttft-deadline', '1e12', /--ttft-deadline must be a number > 0 and ≤ 600/],
   ])('absurd option %s %s is refused with its bounds', async (flag, v, msg) => {
     await oneLine(['metrics', join(FIX, 'vllm-bench-serve.json'), flag, v], msg);
+  });
+
+  // ray-project/llmperf @ f1d6bed token_benchmark_ray.py 117, 124: `number_output_tokens` is LLMPerf's own Llama 2 count of the text
+  it('an LLMPerf file holds Llama 2 counts already: --llama2-inflation is refused, never applied a second time', async () => {
+    const words = /--llama2-inflation does not apply: the token counts of an LLMPerf result are LLMPerf’s own Llama 2 tokenizer counts already.*leave --llama2-inflation out/;
+    for (const f of [join(REAL, 'llmperf', 'leaderboard-lepton_70b_individual_responses.json'), join(REAL, 'llmperf', 'leaderboard-lepton_70b_summary.json'), join(FIX, 'llmperf_individual_responses.json')]) {
+      const err = await oneLine(['metrics', f, '--llama2-inflation', '1.3'], words);
+      expect(err).toContain(f);
+    }
+    // without it, LLMPerf’s throughput is the mean of the file’s own counts over their latencies
+    const o = JSON.parse((await cli(['metrics', join(FIX, 'llmperf_individual_responses.json'), '--json'])).out);
+    const thr = (o.rows as Row[]).find((x) => x.tool === 'llmperf' && x.metric === 'mean request_output_throughput_token_per_s')!;
+    const own = JSON.parse(readFileSync(join(FIX, 'llmperf_individual_responses.json'), 'utf8')) as { error_code: unknown; number_output_tokens: number; end_to_end_latency_s: number }[];
+    const ok = own.filter((q) => q.error_code === null);
+    expect(thr.value).toBeCloseTo(ok.reduce((a, q) => a + q.number_output_tokens / q.end_to_end_latency_s, 0) / ok.length, 9);
+    // a file of another tool's records takes the option
+    const v = await cli(['metrics', join(FIX, 'vllm-bench-serve.json'), '--llama2-inflation', '1.3', '--json']);
+    expect(v.code, v.err).toBe(0);
+  });
+
+  // ray-project/llmperf @ 1eac866 (before afd137a) openai_chat_completions_client.py 104, 115: request_output_throughput_token_per_s is
+  // `tokens_received / total_request_time`, SSE messages over latency; afd137a token_benchmark_ray.py 116 made it number_output_tokens / e2e
+  it('an LLMPerf file written before afd137a gets no token-based throughput under that name: it counted messages then', async () => {
+    const o = JSON.parse((await cli(['metrics', join(REAL, 'llmperf', 'leaderboard-lepton_70b_individual_responses.json'), '--json'])).out);
+    const speed = (o.rows as Row[]).find((x) => x.tool === 'llmperf' && x.metric === 'per-user speed: request_output_throughput_token_per_s')!;
+    expect(speed.value).toBeNull();
+    expect(speed.note).toBe('before afd137a this is SSE messages / e2e, and the file keeps no message count');
+    // a later file keeps its token-based value
+    const later = JSON.parse((await cli(['metrics', join(FIX, 'llmperf_individual_responses.json'), '--json'])).out);
+    expect((later.rows as Row[]).find((x) => x.tool === 'llmperf' && x.metric === 'per-user speed: request_output_throughput_token_per_s')!.value).toBeGreaterThan(0);
   });
 
   it('the grouped table folds refused rows into one line per reason', async () => {

@@ -310,6 +310,68 @@ describe('LLMPerf tokenizes the generated text and never reads usage', () => {
   });
 });
 
+// ray-project/llmperf @ f1d6bed: src/llmperf/ray_clients/openai_chat_completions_client.py 36 (`ttft = 0`), 45 (`error_code`
+// None), 92–94 (ttft set only on a chunk with `delta.content`), 112–113 (`sum(time_to_next_token)`, `ttft` written);
+// token_benchmark_ray.py 120–123 (`if num_output_tokens: … /= … else: … = 0`), 218 (the summary drops only rows with an error code)
+describe('LLMPerf: a stream with no content is not an error', () => {
+  const A = rec({ chunkTimes: [0.2, 0.4, 0.6], finishT: 0.7 });
+  const Z = rec({ chunkTimes: [], finishT: 0.3, outputTokens: 0 });
+  it('its TTFT stays at the initial 0 and its inter-token latency is 0, in every reading', () => {
+    expect(M.llmperfTtft(Z)).toEqual({ value: 0 });
+    expect(M.llmperfInterTokenLatency(Z)).toEqual({ value: 0 });
+    expect(M.llmperfInterTokenLatencyArticle(Z, 1.25)).toEqual({ value: 0 });
+    expect(M.llmperfInterTokenLatencyPerToken(Z)).toEqual({ value: 0 });
+    expect(M.llmperfRequestOutputThroughput(Z, 1.25)).toEqual({ value: 0 });
+  });
+  it('both zeros go into the means and the quantiles', () => {
+    const m = M.llmperfMetrics(run([A, Z]), { llama2Inflation: 1.25 });
+    expect(m.numCompletedRequests).toBe(2);
+    expect(m.ttftS.n).toBe(2);
+    expect(m.ttftS.mean).toBeCloseTo((0.2 + 0) / 2, 12);
+    expect(m.interTokenLatencyS.n).toBe(2);
+    expect(m.interTokenLatencyS.mean).toBeCloseTo((0.6 / 4 + 0) / 2, 12); // A: 0.6 s over 3 content chunks + the role chunk
+    expect(m.interTokenLatencyS.percentiles['25']).toBeCloseTo(0.25 * 0.15, 12); // pandas linear between 0 and 0.15
+    expect(m.requestOutputThroughputTokenPerS.mean).toBeCloseTo((3.75 / 0.7 + 0) / 2, 12);
+  });
+});
+
+// sgl-project/sglang @ 00f9ec472ffe: python/sglang/benchmark/serving.py. Every request function sets
+// `output.success = True` after its loop, text or not; `ttft` (0.0 at the start) is set only under the text test
+// (`if data["choices"][0]["text"]:` / `if content:` / `if "text" in data and data["text"]:`), `latency` on every line;
+// calculate_metrics appends `outputs[i].ttft` and, if output_len > 1, `(latency − ttft) / (output_len − 1)`.
+// async_request_openai_completions and async_request_sglang_generate set output_len only under the text test;
+// async_request_openai_chat_completions reads `usage` before `choices = data.get("choices") or []; if not choices: continue`
+describe('SGLang: a stream with no text succeeds with ttft 0', () => {
+  // sent at 0: a role chunk at .2 and a last line at .5, no text; the server counted 0 tokens, 8 were asked for
+  const E: RequestRecord = { ...rec({ chunkTimes: [0.2], chunkTokens: [0], finishT: 0.5, outputTokens: 0 }), requestedOutputTokens: 8 };
+  const T: RequestRecord = { ...rec({ chunkTimes: [0.1, 0.2, 0.3], finishT: 0.4, outputTokens: 3 }), requestedOutputTokens: 3 };
+  it('TTFT 0, E2E at the last line; TPOT over the requested length (completions, native) or the usage (chat)', () => {
+    expect(M.sglangTtft(E)).toEqual({ value: 0 });
+    expect(M.sglangE2e(E).value).toBeCloseTo(0.5, 12);
+    expect(M.sglangItls(E)).toEqual([]);
+    expect(M.sglangOutputLen(E, 'openai')).toBe(8); // the usage sits in no chunk with text: never read
+    expect(M.sglangOutputLen(E, 'sglang')).toBe(8);
+    expect(M.sglangTpot(E, 'openai').value).toBeCloseTo(0.5 / 7, 12); // (latency − 0) / (8 − 1)
+    expect(M.sglangOutputLen(E, 'openai-chat')).toBe(0); // the chat function reads usage from any chunk
+    expect(M.sglangTpot(E, 'openai-chat').value).toBeNull(); // output_len 0: no TPOT
+    const none = { ...rec({ chunkTimes: [], finishT: 0.5, outputTokens: null }), requestedOutputTokens: 8 }; // not even a role chunk
+    expect(M.sglangTtft(none)).toEqual({ value: 0 });
+    expect(M.sglangTpot(none).value).toBeCloseTo(0.5 / 7, 12);
+    expect(M.sglangOutputLen(T, 'openai')).toBe(3); // with text, the server's count is read
+  });
+  it('its 0 enters the TTFT mean, its latency the E2E mean and the concurrency, its requested length the output', () => {
+    const m = M.sglangMetrics(run([T, E], { endT: 0.5 }));
+    expect(m.completed).toBe(2);
+    expect(m.ttft.n).toBe(2);
+    expect(m.ttft.mean).toBeCloseTo((100 + 0) / 2, 9);
+    expect(m.e2eLatency.mean).toBeCloseTo((400 + 500) / 2, 9);
+    expect(m.tpot.mean).toBeCloseTo((((0.4 - 0.1) / 2 + 0.5 / 7) * 1000) / 2, 9);
+    expect(m.outputThroughput).toBeCloseTo((3 + 8) / 0.5, 9);
+    expect(m.concurrency).toBeCloseTo((0.4 + 0.5) / 0.5, 9);
+    expect(m.itl.n).toBe(2); // T's two gaps only
+  });
+});
+
 describe('where each tool\u2019s run clock starts for throughput', () => {
   // the schedule starts at 0; requests are due (and sent) at 0.25 and 0.75
   const E = rec({ dueT: 0.25, chunkTimes: [0.5, 1.2], finishT: 1.25 });

@@ -16,6 +16,7 @@ import { writeFileAtomic, writeFileAtomicSync } from '../src/fs/atomic.ts';
 import { walkFiles } from '../src/fs/walk.ts';
 import { runDiff } from '../src/pipeline/diff/index.ts';
 import { REPORT_MARKER } from '../src/pipeline/outputs.ts';
+import { runCli } from './helpers/cli.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin', 'stopwatches.mjs');
@@ -121,8 +122,10 @@ function project(): string {
   return root;
 }
 
-function cli(root: string, args: string[]) {
-  return spawnSync(process.execPath, [BIN, 'diff', ...args], { cwd: root, encoding: 'utf8' });
+/** `stopwatches diff` in `root`, in-process (test/helpers/cli.ts). */
+async function cli(root: string, args: string[]) {
+  const r = await runCli(['diff', ...args], { cwd: root });
+  return { status: r.code, stderr: r.err };
 }
 
 /** Every file under `dir` with its bytes (links as their target), to show nothing changed. */
@@ -141,7 +144,7 @@ function tree(dir: string): Record<string, string> {
 }
 
 describe('stopwatches diff --out replaces only a report of its own', () => {
-  it('refuses the project itself, test/snapshots, a file and a symbolic link: one line, exit 2, nothing touched', () => {
+  it('refuses the project itself, test/snapshots, a file and a symbolic link: one line, exit 2, nothing touched', async () => {
     const root = project();
     mkdirSync(join(root, '.git'));
     writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
@@ -156,7 +159,7 @@ describe('stopwatches diff --out replaces only a report of its own', () => {
       ['README.md', /is a file/],
       ['link', /is a symbolic link/],
     ] as const) {
-      const r = cli(root, ['--out', out]);
+      const r = await cli(root, ['--out', out]);
       expect(r.status, out).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^stopwatches: diff --out ${out.replace('.', '\\.')}: `));
       expect(r.stderr).toMatch(problem);
@@ -166,12 +169,12 @@ describe('stopwatches diff --out replaces only a report of its own', () => {
     expect(tree(root)).toEqual(before);
   });
 
-  it('refuses a device and a FIFO, which stay what they are', () => {
+  it('refuses a device and a FIFO, which stay what they are', async () => {
     const root = project();
     const fifo = join(root, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     for (const out of [fifo, '/dev/null']) {
-      const r = cli(root, ['--out', out]);
+      const r = await cli(root, ['--out', out]);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/is not a folder \(a device, FIFO or socket\)/);
     }
@@ -208,11 +211,11 @@ describe('stopwatches diff --md follows the writer', () => {
     const root = project();
     writeFileSync(join(root, 'summary-target.md'), 'old');
     symlinkSync('summary-target.md', join(root, 'summary.md'));
-    expect(cli(root, ['--md', 'summary.md', '--out', 'r1']).status).toBe(0);
+    expect((await cli(root, ['--md', 'summary.md', '--out', 'r1'])).status).toBe(0);
     expect(lstatSync(join(root, 'summary.md')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(root, 'summary-target.md'), 'utf8')).toMatch(/^<!-- /);
 
-    expect(cli(root, ['--md', '/dev/null', '--out', 'r2']).status).toBe(0);
+    expect((await cli(root, ['--md', '/dev/null', '--out', 'r2'])).status).toBe(0);
     expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
 
     const fifo = join(root, 'md-pipe');
@@ -228,7 +231,7 @@ describe('stopwatches diff --md follows the writer', () => {
     expect(lstatSync(fifo).isFIFO()).toBe(true);
 
     mkdirSync(join(root, 'a-folder'));
-    const r = cli(root, ['--md', 'a-folder', '--out', 'r4']);
+    const r = await cli(root, ['--md', 'a-folder', '--out', 'r4']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`stopwatches: diff --md a-folder: is a directory where a file was expected; give a file path or remove the directory\n`);
     expect(existsSync(join(root, 'r4'))).toBe(false);

@@ -65,6 +65,30 @@ export function generatedOutputs(root: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The outputs (`generatedOutputs`) of a clean build of `registry`, built once
+ * per test worker and shared by the files it runs (isolate: false): the
+ * reference a test compares its own build against. Read it, never change it.
+ */
+export function referenceOutputs(registry?: string[]): Promise<ReadonlyMap<string, string>> {
+  const key = JSON.stringify(registry ?? null);
+  let built = references.get(key);
+  if (!built) {
+    built = (async () => {
+      const r = tempRoot(registry);
+      try {
+        await r.run();
+        return generatedOutputs(r.root);
+      } finally {
+        r.cleanup();
+      }
+    })();
+    references.set(key, built);
+  }
+  return built;
+}
+const references = new Map<string, Promise<ReadonlyMap<string, string>>>();
+
 /** A factory of temp roots for one test file: every root it made is removed after each test. */
 export function tempRoots(): (registry?: string[]) => TempRoot {
   const roots: TempRoot[] = [];

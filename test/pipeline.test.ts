@@ -235,12 +235,12 @@ describe('npm run snapshot', () => {
     writeFileSync(join(r.root, 'src/generated/figures/alpha.samples.png'), 'png');
     const first = acceptSnapshot({ root: r.root, env: {}, log: (l) => lines.push(l) });
     expect(first.numbers).toEqual(['alpha.mean_ms', 'alpha.seeds.count']);
-    expect(first.figures.added).toEqual(['alpha.samples.png', 'alpha.samples.svg']);
+    expect(first.figures.added).toEqual(['alpha.samples.narrow.svg', 'alpha.samples.png', 'alpha.samples.svg']);
     expect(r.read('test/snapshots/numbers.json').equals(r.read('src/generated/numbers.json'))).toBe(true);
     writeFileSync(join(r.root, 'test/snapshots/figures/gone.svg'), '<svg/>');
     const second = acceptSnapshot({ root: r.root, env: {}, log: (l) => lines.push(l) });
     expect(second).toEqual({ numbers: [], figures: { changed: [], added: [], removed: ['gone.svg'] } });
-    expect(lines[0]).toBe('snapshot: 2 numbers changed; figures: 0 changed, 2 new, 0 removed');
+    expect(lines[0]).toBe('snapshot: 2 numbers changed; figures: 0 changed, 3 new, 0 removed');
     const after = await r.run({ png: false });
     expect(after.numberChanges).toEqual([]);
     expect(after.figureChanges).toEqual([]);

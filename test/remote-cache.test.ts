@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs/atomic.ts';
 import { remoteFromConfig, type RemoteCache } from '../src/pipeline/remote/cache.ts';
 import { filesUnder, freePort, nginxPerTest, startS3, type S3Server } from './helpers/servers.ts';
-import { generatedOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
+import { generatedOutputs, referenceOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
 
 const make = tempRoots();
 
@@ -21,16 +21,20 @@ const remoteLine = (lines: string[]) => lines.find((l) => l.startsWith('remote c
 const ran = (r: { experiments: { ran: number }[] }) => r.experiments.reduce((s, e) => s + e.ran, 0);
 const files = filesUnder;
 
-let reference: Map<string, string>;
+let reference: ReadonlyMap<string, string>;
 beforeAll(async () => {
+  reference = await referenceOutputs();
+});
+
+/** A writing build of the fixture against `url`: what a test that needs a filled server starts from. */
+async function fill(url: string): Promise<void> {
   const r = tempRoot();
   try {
-    await r.run();
-    reference = generatedOutputs(r.root);
+    await r.run({ remote: remoteFromConfig({ url, write: true, verify: 0 }, {}) });
   } finally {
     r.cleanup();
   }
-});
+}
 
 function expectReferenceOutputs(root: string) {
   const got = generatedOutputs(root);
@@ -39,7 +43,8 @@ function expectReferenceOutputs(root: string) {
 }
 
 describe('HTTP remote cache (nginx WebDAV, Bazel layout)', () => {
-  const { base, data, server } = nginxPerTest('nginx');
+  // A test that needs a filled server starts from the entries one writing build stored (`seeded()`), copied to its own prefix.
+  const { base, data, server, seeded } = nginxPerTest('nginx', fill);
   // No sample recomputed unless a test asks (`verify`): the counts of jobs run stay those of the cache alone.
   const remote = (write: boolean, url = base(), verify = 0) => remoteFromConfig({ url, write, verify }, {}) as RemoteCache;
 
@@ -67,7 +72,7 @@ describe('HTTP remote cache (nginx WebDAV, Bazel layout)', () => {
   });
 
   it('writes are write-once: an entry already there is never replaced', async () => {
-    await make().run({ remote: remote(true) });
+    seeded();
     const ac = join(data(), 'ac');
     const before = new Map(files(ac).map((f) => [f, readFileSync(join(ac, f), 'utf8')]));
     const again = await make().run({ remote: remote(true), force: true });
@@ -77,7 +82,7 @@ describe('HTTP remote cache (nginx WebDAV, Bazel layout)', () => {
   });
 
   it('corrupt and missing blobs are misses: recomputed, counted, the results unchanged', async () => {
-    await make().run({ remote: remote(true) });
+    seeded();
     const acFiles = files(join(data(), 'ac'));
     const casFiles = files(join(data(), 'cas'));
     // One result blob truncated, one header pointing nowhere, one header that is not JSON.
@@ -97,7 +102,7 @@ describe('HTTP remote cache (nginx WebDAV, Bazel layout)', () => {
   });
 
   it('a header whose manifest is for another job is refused even with a matching key field', async () => {
-    await make().run({ remote: remote(true) });
+    seeded();
     const ac = join(data(), 'ac');
     const [a, b] = files(ac);
     // Swap two headers' bodies but keep each file's key: the manifest no longer hashes to the key.

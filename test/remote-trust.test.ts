@@ -18,23 +18,27 @@ import { httpStore, TooLarge } from '../src/pipeline/remote/store.ts';
 import { workerCount } from '../src/pipeline/runner.ts';
 import { DEFAULT_JOB_ESTIMATE_MS } from '../src/pipeline/shard.ts';
 import { filesUnder, nginxPerTest, startNginx, startS3, type Nginx, type S3Server } from './helpers/servers.ts';
-import { generatedOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
+import { generatedOutputs, referenceOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
 
 const make = tempRoots();
 const ALL_JOBS = 4;
 const ran = (r: { experiments: { ran: number }[] }) => r.experiments.reduce((s, e) => s + e.ran, 0);
 const files = filesUnder;
 
-let reference: Map<string, string>;
+let reference: ReadonlyMap<string, string>;
 beforeAll(async () => {
+  reference = await referenceOutputs();
+});
+
+/** A writing build of the fixture against `url`: what a test that needs a filled server starts from. */
+async function fill(url: string): Promise<void> {
   const r = tempRoot();
   try {
-    await r.run();
-    reference = generatedOutputs(r.root);
+    await r.run({ remote: remoteFromConfig({ url, write: true, verify: 0 }, {}) });
   } finally {
     r.cleanup();
   }
-});
+}
 
 interface Header {
   key: string;
@@ -65,11 +69,12 @@ function expectReferenceOutputs(root: string) {
 }
 
 describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
-  const { base, data, server } = nginxPerTest('trust');
+  // Each test starts from the entries one writing build stored (`seeded()`), copied to its own prefix.
+  const { base, data, seeded } = nginxPerTest('trust', fill);
   const remote = (write: boolean, verify: number) => remoteFromConfig({ url: base(), write, verify }, {}) as RemoteCache;
 
   it('passes the integrity checks, so without a sample it is used (what the README warns of)', async () => {
-    await make().run({ remote: remote(true, 0) });
+    seeded();
     forge(join(data(), 'ac'));
     const fresh = make();
     const build = await fresh.run({ remote: remote(false, 0) });
@@ -79,7 +84,7 @@ describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
   });
 
   it('--verify-remote recomputes the sample, stops naming the entry, and keeps nothing fetched', async () => {
-    await make().run({ remote: remote(true, 0) });
+    seeded();
     const key = forge(join(data(), 'ac'));
     const fresh = make();
     const err = await fresh.run({ remote: remote(false, ALL_JOBS) }).catch((e: unknown) => e);
@@ -93,7 +98,7 @@ describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
   });
 
   it('the sample is deterministic: the same build recomputes the same jobs, and says how many matched', async () => {
-    await make().run({ remote: remote(true, 0) });
+    seeded();
     const a = await make().run({ remote: remote(false, 1) });
     const b = await make().run({ remote: remote(false, 1) });
     expect([ran(a), ran(b)]).toEqual([1, 1]);
@@ -105,7 +110,7 @@ describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
   });
 
   it('a trusted writer replaces the forged entry (and stops this build); the next reader gets the true result', async () => {
-    await make().run({ remote: remote(true, 0) });
+    seeded();
     const key = forge(join(data(), 'ac'));
     const err = await make().run({ remote: remote(true, ALL_JOBS) }).catch((e: unknown) => e);
     expect((err as Error).message).toContain(`(ac/${key})`);
@@ -117,7 +122,7 @@ describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
   });
 
   it('a trusted writer replaces a corrupt entry, which was skipped as present before', async () => {
-    await make().run({ remote: remote(true, 0) });
+    seeded();
     const ac = join(data(), 'ac');
     const [first] = files(ac);
     writeFileSync(join(ac, first!), '{"format":1,');
@@ -128,7 +133,7 @@ describe('provenance: a self-consistent forged entry (nginx WebDAV)', () => {
   });
 
   it('a result blob longer than its header says is never read whole: refused from its length, counted corrupt', async () => {
-    await make().run({ remote: remote(true, 0) });
+    seeded();
     const ac = join(data(), 'ac');
     const header = JSON.parse(readFileSync(join(ac, files(ac)[0]!), 'utf8')) as Header;
     const blob = join(data(), 'cas', header.sha256);

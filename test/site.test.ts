@@ -70,6 +70,14 @@ describe('number formatting', () => {
     expect(formatValue(7, 'runs')).toBe('7\u00a0runs');
     expect(formatValue(12.5, 'preemptions')).toBe('12.5\u00a0preemptions');
     expect(ofTotal(4, 40, 'runs')).toBe('4 of 40 runs');
+    expect(ofTotal(0, 1, 'runs')).toBe('0 of 1 run');
+  });
+  it('prints a percentage exact at fewer decimals with them, and no trailing zeros it cannot claim', () => {
+    expect(formatValue(40, '%')).toBe('40%');
+    expect(formatValue(100 * (13 / 40), '%')).toBe('32.5%');
+    expect(formatValue(1.6, '%')).toBe('1.6%');
+    expect(formatValue(40.04, '%')).toBe('40.0%');
+    expect(formatValue(18.4, '%', { digits: 2 })).toBe('18.40%');
   });
   it('prints constants with SI prefixes', () => {
     expect(formatConstant(989.4e12, 'FLOP/s')).toBe('989.4\u00a0TFLOP/s');
@@ -125,8 +133,7 @@ describe('data loader', () => {
     }));
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.svg'), svg);
     writeFileSync(join(dir, 'figures', 'first-wave.ttft.png'), 'png');
-    mkdirSync(join(dir, 'figures-narrow'), { recursive: true });
-    writeFileSync(join(dir, 'figures-narrow', 'first-wave.ttft.svg'), svg);
+    writeFileSync(join(dir, 'figures', 'first-wave.ttft.narrow.svg'), svg);
     saved = process.env.STOPWATCHES_GENERATED;
     process.env.STOPWATCHES_GENERATED = dir;
   });

@@ -4,6 +4,7 @@ import {
   probMaxExceeds, minSamplesForMaxBound, quantileIntervalRanks, upperBoundRank,
   earlyStoppingMinUnder, mlperfEarlyStopping, wilsonInterval, fisherExact, autocorrelation,
   percentileWithInterval, windowVsIid, sglangSteadyWindow, guidellmWindow, overlapping, afterFirstWave,
+  binomialCdf,
   binomialPmf,
 } from '../src/stats/index.ts';
 import { Rng, createRng } from '../src/rng/index.ts';
@@ -72,6 +73,36 @@ describe('exact order statistics', () => {
     expect(r.lower).toBeGreaterThan(158_000);
     expect(r.upper).toBeLessThan(160_000);
     expect(Number.isFinite(r.coverage)).toBe(true);
+  });
+  it('the cdf and survival function are the sums of the whole pmf, to the last bit, though only its non-zero part is kept', () => {
+    /** The whole table by the same recurrence, every entry of n + 1 kept (how the pmf was built before it was windowed). */
+    const wholePmf = (n: number, p: number): Float64Array => {
+      const pmf = new Float64Array(n + 1);
+      if (p === 0 || p === 1) {
+        pmf[p === 0 ? 0 : n] = 1;
+        return pmf;
+      }
+      const mode = Math.min(n, Math.floor((n + 1) * p));
+      const odds = p / (1 - p);
+      pmf[mode] = 1;
+      let total = 1;
+      for (let k = mode; k < n && (pmf[k + 1] = ((pmf[k] * (n - k)) / (k + 1)) * odds) !== 0; k++) total += pmf[k + 1];
+      for (let k = mode; k > 0 && (pmf[k - 1] = (pmf[k] * k) / (n - k + 1) / odds) !== 0; k--) total += pmf[k - 1];
+      return pmf.map((x) => x / total);
+    };
+    for (const [n, p] of [[0, 0.3], [1, 0.5], [7, 0], [7, 1], [1000, 0.99], [4321, 0.5], [20_000, 0.001], [60_000, 0.9]] as const) {
+      const pmf = wholePmf(n, p);
+      expect(binomialPmf(n, p)).toStrictEqual(pmf);
+      const t = binomialCdf(n, p);
+      let c = 0;
+      const cdf = Array.from(pmf, (x) => (c += x));
+      let s = 0;
+      const sf: number[] = new Array(n + 1);
+      for (let k = n; k >= 0; k--) sf[k] = s += pmf[k];
+      const bad = cdf.findIndex((x, k) => !Object.is(x, t.cdf(k)) || !Object.is(sf[k], t.sf(k)));
+      expect(bad, `n = ${n}, p = ${p}`).toBe(-1);
+      expect(pmf.slice(0, t.lo).every((x) => x === 0) && pmf.slice(t.hi + 1).every((x) => x === 0)).toBe(true);
+    }
   });
   it('binomial pmf sums to 1 without overflow', () => {
     const p = binomialPmf(160_000, 0.99);
@@ -200,6 +231,14 @@ describe('sortAsc (radix path for large inputs)', () => {
       const got = sortAsc(x);
       expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer)), `n = ${n}`).toBe(true);
     }
+  });
+  it('orders exactly like Float64Array.prototype.sort in a narrow range with repeats (a real run’s gaps: every key shares its top bytes)', async () => {
+    const { sortAsc } = await import('../src/stats/percentile.ts');
+    const { createRng } = await import('../src/rng/index.ts');
+    const rng = createRng(7);
+    const x = Float64Array.from({ length: 200_000 }, (_, i) => (i % 3 ? 0.017 + rng.random() * 1e-3 : 0.017 + rng.int(0, 999) * 1e-6));
+    const want = Float64Array.from(x).sort();
+    expect(Buffer.from(sortAsc(x).buffer).equals(Buffer.from(want.buffer))).toBe(true);
   });
   it('orders exactly like Float64Array.prototype.sort when few values are distinct (a simulated run’s gaps)', async () => {
     const { sortAsc } = await import('../src/stats/percentile.ts');

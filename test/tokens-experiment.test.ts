@@ -84,7 +84,7 @@ describe('tokens experiment', () => {
   });
 
   it('Figure 11 is a fixed-size Plot spec with marks only', () => {
-    const fig = figures['tokens-per-kchar']!(data);
+    const fig = figures['tokens-per-kchar']!(data, (id) => numbers[id]!);
     expect(fig.plot.width).toBe(760);
     expect(fig.plot.height).toBe(640);
     expect(fig.plot.marks!.length).toBeGreaterThan(3);

@@ -6,13 +6,22 @@ import * as Plot from '@observablehq/plot';
 import { PALETTE } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { CliffData } from '../cliff.ts';
+import { durationMs, plain, value } from './lib/words.ts';
+
+type Bar = CliffData['bars'][number];
 
 export const figures: Figures<CliffData> = {
-  share: (d) => ({
+  share: (d, n) => ({
     title: 'Share of runs that fell off the cliff',
-    caption:
-      'Open-loop runs at loads around the sweep’s peak rate; a run has collapsed when its p99 time to first token exceeds one second. Bars: share of runs; whiskers: Wilson score 95% intervals.',
-    alt: `Bars of collapsed share by load, from ${d.bars[0].load}% to ${d.bars[d.bars.length - 1].load}% of the peak, rising near and above the peak, with wide intervals.`,
+    caption: plain(
+      `Open-loop runs at loads around the sweep’s peak rate; a run has collapsed when its p99 time to first token exceeds ${durationMs(n('config.collapse_ms').value)}. Bars: share of runs; whiskers: Wilson score ${value(n('config.confidence_pct'), { digits: 0 })} intervals.`,
+    ),
+    // Every bar in words: its count, share and interval, read from the data drawn.
+    alt: plain(
+      `Bars of the share of runs that collapsed, by load: ` +
+        d.bars.map((b: Bar) => `at ${b.load}% of the peak ${b.collapsed} of ${b.runs} (${b.share.toFixed(0)}%, interval ${b.lo.toFixed(0)}–${b.hi.toFixed(0)}%)`).join('; ') +
+        '.',
+    ),
     plot: {
       height: 320,
       marginLeft: 56,

@@ -6,17 +6,25 @@ import * as Plot from '@observablehq/plot';
 import { PALETTE } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { DefinitionsData } from '../definitions.ts';
+import { count, plain, value } from './lib/words.ts';
 
 export const figures: Figures<DefinitionsData> = {
-  speeds: (d) => {
+  speeds: (d, n) => {
     const label = (b: { tool: string; metric: string }) => `${b.tool} · ${b.metric}`;
     const domain = d.bars.map(label);
+    type Bar = (typeof d.bars)[number];
+    const lo = d.bars.reduce((a: Bar, b: Bar) => (b.tokPerS < a.tokPerS ? b : a));
+    const hi = d.bars.reduce((a: Bar, b: Bar) => (b.tokPerS > a.tokPerS ? b : a));
     const values = Plot.text(d.bars, { y: label, x: 'tokPerS', text: (b: { tokPerS: number }) => b.tokPerS.toFixed(1), textAnchor: 'start', dx: 4 });
     return {
-      title: 'One run, seven per-user speeds',
-      caption:
-        'The same simulated timestamps (64 users, 1,024 in / 128 out) measured with each tool’s headline per-token definition, converted to tokens per second per user.',
-      alt: `Horizontal bars, one per tool, from ${Math.round(d.bars[d.bars.length - 1].tokPerS)} to ${Math.round(d.bars[0].tokPerS)} tokens per second per user.`,
+      title: `One run, ${d.bars.length} per-user speeds`,
+      caption: plain(
+        `The same simulated timestamps (${count(n('config.users').value)} users, ${count(n('config.isl').value)} in / ${count(n('config.osl').value)} out) measured with each tool’s headline per-token definition, converted to tokens per second per user.`,
+      ),
+      // Read from the bars: their range, which tool's definition gives each end, and the ratio between them.
+      alt: plain(
+        `Horizontal bars, one per tool's headline definition (${d.bars.length}), from ${Math.round(lo.tokPerS)} (${label(lo)}) to ${Math.round(hi.tokPerS)} (${label(hi)}) tokens per second per user, ${value(n('speed.spread_x'), { digits: 2 })} apart.`,
+      ),
       plot: {
         height: 320,
         marginLeft: 330,

@@ -7,13 +7,23 @@ import { PALETTE } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import { median } from '../lib/measure.ts';
 import type { MetronomeData } from '../metronome.ts';
+import { count, durationMs, plain, value } from './lib/words.ts';
 
 export const figures: Figures<MetronomeData> = {
-  ttft: (d) => ({
+  ttft: (d, n) => {
+    const len = count(n('config.length').value);
+    const lo = count(n('range.inferencex_lo_tokens').value);
+    const hi = count(n('range.inferencex_hi_tokens').value);
+    return {
     title: 'Fixed lengths make a metronome',
-    caption:
-      'Steady-state time to first token per request (after the first wave), closed loop of 64 slots. Identical lengths (orange) lock requests into cohorts that share a prefill; lengths drawn from a range (blue) do not.',
-    alt: `Two series of steady-state TTFT against request index. Fixed lengths sit in bands around ${Math.round(median(d.fixed))} ms; ranged lengths sit around ${Math.round(median(d.ranged))} ms.`,
+    caption: plain(
+      `Steady-state time to first token per request (after the first wave) in the first seed’s run, closed loop of ${n('config.slots').value} slots. Identical lengths (vermillion) lock requests into cohorts that share a prefill; lengths drawn from a range (blue) do not.`,
+    ),
+    // Read from the series drawn, and the cohort sizes the experiment measured on them.
+    alt: plain(
+      `Two series of steady-state TTFT against request index, ${count(d.fixed.length)} requests each, on a log axis. Fixed lengths of ${len} tokens sit in bands around a median of ${durationMs(median(d.fixed))}, in cohorts of ${value(n('fixed.cohort_mean'), { digits: 1 })} on average; ` +
+        `lengths drawn from ${lo} to ${hi} tokens sit around ${durationMs(median(d.ranged))}, in cohorts of ${value(n('ranged.cohort_mean'), { digits: 1 })}.`,
+    ),
     plot: {
       height: 340,
       marginLeft: 56,
@@ -22,15 +32,21 @@ export const figures: Figures<MetronomeData> = {
       marks: [
         Plot.dot(d.fixed.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: PALETTE.vermillion }),
         Plot.dot(d.ranged.map((v: number, i: number) => ({ i, v })), { x: 'i', y: 'v', r: 1.5, fill: PALETTE.blue }),
-        Plot.text(['fixed 1,024 / 1,024'], { frameAnchor: 'top-right', dy: 4, fill: PALETTE.vermillion }),
-        Plot.text(['InferenceX range [819, 1,024]'], { x: d.ranged.length, y: 50, textAnchor: 'end', fill: PALETTE.blue }),
+        Plot.text([`fixed ${len} / ${len}`], { frameAnchor: 'top-right', dy: 4, fill: PALETTE.vermillion }),
+        // Both names as a key at the top right, where neither series reaches: beside the ranged series its outliers would run through the label.
+        Plot.text([`InferenceX range [${lo}, ${hi}]`], { frameAnchor: 'top-right', dy: 20, fill: PALETTE.blue }),
       ],
     },
-  }),
-  range_ratio: (d) => ({
+    };
+  },
+  range_ratio: (d, n) => ({
     title: 'One flag value, two distributions',
-    caption: `Lengths drawn with a range ratio of 0.8 around a nominal ${d.length} tokens: upstream vLLM samples [L(1−r), L(1+r)], InferenceX samples [rL, L].`,
-    alt: 'Two histograms: the upstream vLLM one is flat and wide, the InferenceX one is narrow and sits just below the nominal length.',
+    caption: plain(`Lengths drawn with a range ratio of ${value(n('config.range_ratio'), { digits: 1 })} around a nominal ${count(d.length)} tokens: upstream vLLM samples [L(1−r), L(1+r)], InferenceX samples [rL, L].`),
+    // Read from the two ranges the experiment derived from the tools' formulas.
+    alt: plain(
+      `Two histograms of lengths around a nominal ${count(d.length)} tokens: upstream vLLM's runs from ${count(n('range.vllm_lo_tokens').value)} to ${count(n('range.vllm_hi_tokens').value)} tokens ` +
+        `(${value(n('range.vllm_lo_pct'), { digits: 0 })} to ${value(n('range.vllm_hi_pct'), { digits: 0 })} of it), InferenceX's from ${count(n('range.inferencex_lo_tokens').value)} to ${count(n('range.inferencex_hi_tokens').value)} (${value(n('range.inferencex_lo_pct'), { digits: 0 })} to ${value({ ...n('range.inferencex_lo_pct'), value: (100 * n('range.inferencex_hi_tokens').value) / d.length }, { digits: 0 })}).`,
+    ),
     plot: {
       height: 260,
       marginLeft: 56,

@@ -19,16 +19,16 @@ function omissionAlt(lines: readonly { load: number; v: number; clock: string }[
 }
 
 export const figures: Figures<OmissionData> = {
-  p99: (d) => ({
+  p99: (d, n) => ({
     title: 'The queue the client hides',
     caption:
-      `Poisson arrivals behind a client cap of 64 in flight. p99 time to first token timed from the send (after the semaphore, what the tools print) and from when each request was due: median over ${d.seeds} seeds per load, bars from the lower to the upper quartile of the seeds.`,
+      `Poisson arrivals behind a client cap of ${n('config.cap').value} in flight. p99 time to first token timed from the send (after the semaphore, what the tools print) and from when each request was due: median over ${d.seeds} seeds per load, bars from the lower to the upper quartile of the seeds.`,
     // Read from the data: the send line's range, and how far the due line climbs from full load to the last load.
     alt: omissionAlt(d.lines as { load: number; v: number; clock: string }[]),
     plot: {
       height: 360,
       marginLeft: 60,
-      x: { label: 'offered load (% of 64-slot capacity)' },
+      x: { label: `offered load (% of ${n('config.cap').value}-slot capacity)` },
       y: { type: 'log', label: 'p99 TTFT', grid: true, tickFormat: (v: number) => (v >= 1 ? `${v} s` : `${Math.round(v * 1000)} ms`) },
       color: { domain: ['from send (printed)', 'from due (experienced)'], range: [PALETTE.blue, PALETTE.vermillion] },
       marks: [

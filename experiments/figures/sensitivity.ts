@@ -6,6 +6,7 @@ import * as Plot from '@observablehq/plot';
 import { PALETTE, WIDE_FIGURE_WIDTH } from '../../src/figure-style.ts';
 import type { Figures } from '../../src/pipeline/types.ts';
 import type { SensitivityData } from '../sensitivity.ts';
+import { plain } from './lib/words.ts';
 
 export const figures: Figures<SensitivityData> = {
   effects: (d) => {
@@ -20,11 +21,27 @@ export const figures: Figures<SensitivityData> = {
       effects.map((e) => ({ variant: r.label, effect: e.label, v: r[e.key] as number, rel: (r[e.key] as number) / (base[e.key] as number) })),
     );
     const labelLeft = (c: { rel: number }) => (c.rel < 1 && c.rel >= 0.4) || c.rel > 2;
+    // What the caption and the description assert, read from the cells: every effect stays above 1× (none disappears), and where the metronome goes with the token budget.
+    const x = (v: number) => `${v.toFixed(1)}×`;
+    const kept = cells.every((c) => c.v > 1);
+    const budgets = d.rows
+      .filter((r: { id: string }) => r.id === 'baseline' || r.id.startsWith('budget_'))
+      .map((r: { id: string; metronome: number }) => ({ budget: r.id === 'baseline' ? null : Number(r.id.slice('budget_'.length)), m: r.metronome }));
+    const small = budgets.filter((b) => b.budget !== null).sort((a, b) => a.budget! - b.budget!);
+    const followsBudget = small.length === 2 && small[0]!.m < budgets.find((b) => b.budget === null)!.m && budgets.find((b) => b.budget === null)!.m < small[1]!.m;
+    const perEffect = effects.map((e) => {
+      const cs = cells.filter((c) => c.effect === e.label && c.variant !== base.label);
+      const lo = cs.reduce((a, b) => (b.v < a.v ? b : a));
+      const hi = cs.reduce((a, b) => (b.v > a.v ? b : a));
+      return `${e.label[0]!.toUpperCase()}${e.label.slice(1)}: ${x(base[e.key] as number)} on the baseline, from ${x(lo.v)} (${lo.variant}) to ${x(hi.v)} (${hi.variant}) on the others`;
+    });
     return {
-      title: 'Four effects under eleven servers',
-      caption:
-        'Each row changes one constant of the simulated server; each panel is one effect of the paper, measured as in its own section, drawn relative to the baseline server (labels give the effect itself, as a ratio). None of the effects disappears; the metronome follows the token budget.',
-      alt: 'Four panels of dots, one row per server variant. In the first three panels every dot sits close to the baseline; in the metronome panel the token budget moves the dot far left (small budget) or right (large budget).',
+      title: `${effects.length} effects under ${d.rows.length} servers`,
+      caption: plain(
+        `Each row changes one constant of the simulated server; each panel is one effect of the paper, measured as in its own section, drawn relative to the baseline server (labels give the effect itself, as a ratio). ` +
+          `${kept ? 'None of the effects disappears (every ratio stays above 1×)' : 'Some effect disappears on some server (a ratio at or below 1×)'}${followsBudget ? '; the metronome rises and falls with the token budget' : ''}.`,
+      ),
+      alt: plain(`${effects.length} panels of dots, one row per server variant (${d.rows.length} servers). ${perEffect.join('; ')}.`),
       plot: {
         width: WIDE_FIGURE_WIDTH,
         height: 420,

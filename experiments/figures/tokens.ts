@@ -5,6 +5,10 @@
 import * as Plot from '@observablehq/plot';
 import { NEUTRAL, SHADES, WIDE_FIGURE_WIDTH } from '../../src/figure-style.ts';
 import type { FigureSpec, Figures } from '../../src/pipeline/types.ts';
+import { count } from './lib/words.ts';
+
+/** `621 to 1,170`. */
+const tokenRange = (xs: readonly number[], w: (v: number) => string) => `${w(Math.min(...xs))} to ${w(Math.max(...xs))}`;
 import type { TokensData, TokensRow } from '../tokens.ts';
 
 export function figure11(data: TokensData): FigureSpec {
@@ -48,11 +52,12 @@ export function figure11(data: TokensData): FigureSpec {
   };
   return {
     title: 'Tokens per 1,000 characters, by tokenizer and text',
+    // The essay's size and its bars' token counts, from the data: what makes its bars the noisiest.
     caption:
-      'The same text, counted by seven tokenizers without special tokens. Each bar is a whole corpus, counted file by file; ' +
-      'the essay is short (about 540 words), so its bars carry only a few hundred tokens each.',
+      `The same text, counted by ${count(data.tokenizers.length)} tokenizers without special tokens. Each bar is a whole corpus, counted file by file; ` +
+      `the essays are short (${data.corpora.filter((c) => c.files === 1).map((c) => `${c.label}: ${count(c.characters)} characters`).join('; ')}), so their bars carry only ${tokenRange(data.rows.filter((r) => data.corpora.some((c) => c.files === 1 && c.id === r.corpus)).map((r) => r.tokens), count)} tokens each.`,
     alt:
-      `Four panels of horizontal bars, one per text (${labels.join(', ')}), one bar per tokenizer (${names.join(', ')}). ` +
+      `${data.corpora.length} panels of horizontal bars, one per text (${labels.join(', ')}), one bar per tokenizer (${names.join(', ')}). ` +
       data.corpora
         .map((c) => {
           const rows = data.rows.filter((r) => r.corpus === c.id);

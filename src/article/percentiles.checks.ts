@@ -8,6 +8,8 @@ const EDGE = 'long-runs.load98';
 const BELOW = 'long-runs.load95';
 const sens = (variant: string, effect: string) => `sensitivity.${variant}.${effect}`;
 const VARIANTS = ['baseline', 'eta_compute_0.60', 'eta_compute_0.90', 'eta_memory_0.75', 'eta_memory_0.95', 'overhead_0.5ms', 'overhead_2ms', 'kv_300k', 'kv_600k', 'budget_2048', 'budget_16384'];
+/** A server's median omission ratio over its seeds: the sensitivity sentences compare servers by their medians. */
+const medOmission = (variant: string) => `${sens(variant, 'omission_x')}@median`;
 const EFFECTS = ['first_wave_x', 'omission_x', 'definitions_spread_x', 'metronome_x', 'printed_p99_change_pct'];
 
 export const CHECKS: SectionChecks = [
@@ -62,6 +64,14 @@ export const CHECKS: SectionChecks = [
     check: less(w(1000, 'effective_n'), w(1000, 'window_requests')),
   },
   {
+    id: 'lr-band-wider',
+    says: 'The middle band of window p99 values reaches beyond the band of independent draws at both ends.',
+    check: every([
+      less('long-runs.correlation.w1000.window_band_lo_ms', 'long-runs.correlation.w1000.iid_band_lo_ms'),
+      greater('long-runs.correlation.w1000.window_band_hi_ms', 'long-runs.correlation.w1000.iid_band_hi_ms'),
+    ]),
+  },
+  {
     id: 'lr-too-narrow',
     says: 'Intervals computed under independence come out too narrow, at every window size.',
     check: every(WINDOWS.map((s) => above(w(s, 'too_narrow_x'), 1)), 'every window size'),
@@ -75,16 +85,16 @@ export const CHECKS: SectionChecks = [
     id: 'lr-edge-when',
     says: 'When an edge run collapses is itself random: the latest collapse came more than twice as late as the median one, and the median one more than twice as late as the earliest.',
     check: every([
-      ratioAtLeast(`${EDGE}.collapse_after_h@seeds-max`, `${EDGE}.collapse_after_h`, 2),
-      ratioAtLeast(`${EDGE}.collapse_after_h`, `${EDGE}.collapse_after_h@seeds-min`, 2),
+      ratioAtLeast(`${EDGE}.collapse_after_h@seeds-max`, `${EDGE}.collapse_after_h@median`, 2),
+      ratioAtLeast(`${EDGE}.collapse_after_h@median`, `${EDGE}.collapse_after_h@seeds-min`, 2),
     ]),
   },
   {
     id: 'lr-edge-after',
     says: 'In the median edge run the worst window is over ten seconds, ten times the one-second collapse line, and the run preempts where the runs at {long-runs.load90.load_pct} never do.',
     check: every([
-      above(`${EDGE}.max_window_p99_s`, 10),
-      atLeast(`${EDGE}.preemptions`, 1),
+      above(`${EDGE}.max_window_p99_s@median`, 10),
+      atLeast(`${EDGE}.preemptions@median`, 1),
       atMost('long-runs.load90.preemptions@seeds-max', 0),
     ]),
   },
@@ -94,7 +104,7 @@ export const CHECKS: SectionChecks = [
     check: every([
       less(`${BELOW}.collapsed_runs`, `${EDGE}.collapsed_runs`),
       atLeast(`${BELOW}.episode_runs`, 1),
-      below(`${BELOW}.max_window_p99_s`, 1),
+      below(`${BELOW}.max_window_p99_s@median`, 1),
     ]),
   },
   {
@@ -108,9 +118,9 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'lr-short-healthy',
-    says: 'In the median edge run the worst window of the first minutes is within a fifth of the healthy runs’ at {long-runs.load90.load_pct}, and some of the runs that later collapsed looked that clean.',
+    says: 'In the median edge run the worst window of the first minutes is within a fifth of the median healthy run’s at {long-runs.load90.load_pct}, and some of the runs that later collapsed looked that clean.',
     check: every([
-      within(`${EDGE}.worst_short_window_p99_ms`, 'long-runs.load90.worst_short_window_p99_ms', 0.2),
+      within(`${EDGE}.worst_short_window_p99_ms@median`, 'long-runs.load90.worst_short_window_p99_ms@median', 0.2),
       atLeast(`${EDGE}.collapsed_after_clean_short_run`, 1),
     ]),
   },
@@ -126,18 +136,22 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'sens-no-effect-disappears',
-    says: 'Under every variant each effect remains: the first wave inflates the p99 over tenfold, the omission ratio is over tenfold, the definitions disagree by over a half, the metronome ratio is over one and a half.',
+    says: 'Under every variant, in every single run as well as in the median, each effect remains: the first wave inflates the p99 over tenfold, the omission ratio is over tenfold, the definitions disagree by over a half, the metronome ratio is over one and a half.',
     check: every([
-      above('sensitivity.range.first_wave.min_x', 10),
-      above('sensitivity.range.omission.min_x', 10),
+      above('sensitivity.range.first_wave.seeds_min_x', 10),
+      above('sensitivity.range.omission.seeds_min_x', 10),
       above('sensitivity.range.definitions_spread.min_x', 1.5),
-      above('sensitivity.range.metronome.min_x', 1.5),
+      above('sensitivity.range.metronome.seeds_min_x', 1.5),
     ]),
   },
   {
     id: 'sens-first-wave-20x',
-    says: 'Under every variant the first wave inflates the p99 time to first token more than twentyfold.',
-    check: above('sensitivity.range.first_wave.min_x', 20),
+    says: 'In every server’s median the first wave inflates the p99 time to first token more than twentyfold, and single runs range wider than the medians, down to over tenfold.',
+    check: every([
+      above('sensitivity.range.first_wave.min_x', 20),
+      narrower(['sensitivity.range.first_wave.min_x', 'sensitivity.range.first_wave.max_x'], ['sensitivity.range.first_wave.seeds_min_x', 'sensitivity.range.first_wave.seeds_max_x']),
+      above('sensitivity.range.first_wave.seeds_min_x', 10),
+    ]),
   },
   {
     id: 'sens-first-wave-seeds-wider',
@@ -149,21 +163,35 @@ export const CHECKS: SectionChecks = [
   },
   {
     id: 'sens-efficiencies-move-omission',
-    says: 'The compute and bandwidth efficiencies move the omission ratio most: every variant of another constant lies between the two compute-efficiency values, and between the two bandwidth-efficiency values.',
+    says: 'By the servers’ medians the compute and bandwidth efficiencies move the omission ratio most: every variant of another constant lies between the two compute-efficiency values, and between the two bandwidth-efficiency values.',
     check: every(
       VARIANTS.filter((v) => !v.startsWith('eta_')).flatMap((v) => [
-        less(sens(v, 'omission_x'), sens('eta_compute_0.90', 'omission_x')),
-        greater(sens(v, 'omission_x'), sens('eta_compute_0.60', 'omission_x')),
+        less(medOmission(v), medOmission('eta_compute_0.90')),
+        greater(medOmission(v), medOmission('eta_compute_0.60')),
         // Less bandwidth efficiency, longer service times: the lower efficiency gives the larger ratio.
-        less(sens(v, 'omission_x'), sens('eta_memory_0.75', 'omission_x')),
-        greater(sens(v, 'omission_x'), sens('eta_memory_0.95', 'omission_x')),
+        less(medOmission(v), medOmission('eta_memory_0.75')),
+        greater(medOmission(v), medOmission('eta_memory_0.95')),
       ]),
     ),
   },
   {
+    id: 'sens-omission-seeds-wider',
+    says: 'Single runs spread the omission ratio much wider than the servers’ medians do, beyond their range at both ends.',
+    check: every([
+      less('sensitivity.range.omission.seeds_min_x', 'sensitivity.range.omission.min_x'),
+      greater('sensitivity.range.omission.seeds_max_x', 'sensitivity.range.omission.max_x'),
+      narrower(['sensitivity.range.omission.min_x', 'sensitivity.range.omission.max_x'], ['sensitivity.range.omission.seeds_min_x', 'sensitivity.range.omission.seeds_max_x']),
+    ]),
+  },
+  {
     id: 'sens-printed-flat',
-    says: 'Between {omission.load50.load_pct} and {omission.load125.load_pct} of capacity the printed p99 does not rise under any variant.',
+    says: 'Between {omission.load50.load_pct} and {omission.load125.load_pct} of capacity the printed p99 does not rise in any server’s median run.',
     check: below('sensitivity.range.printed_p99_change.max_pct', 0),
+  },
+  {
+    id: 'sens-printed-seeds',
+    says: 'In single runs the printed p99 between the same loads falls in some and rises in others.',
+    check: every([below('sensitivity.range.printed_p99_change.seeds_min_pct', 0), above('sensitivity.range.printed_p99_change.seeds_max_pct', 0)]),
   },
   {
     id: 'sens-metronome-budget',

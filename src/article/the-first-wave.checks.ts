@@ -1,8 +1,10 @@
 /** Checked claims of src/article/the-first-wave.astro, in page order. */
-import { above, between, every, greater, less, monotone, ratioBetween, within } from '../claims/predicates.ts';
+import { above, below, between, every, greater, less, monotone, narrower, ratioAtLeast, ratioBetween, within } from '../claims/predicates.ts';
+import { publishedFor } from '../published.ts';
 import type { SectionChecks } from '../claims/types.ts';
 
 const fw = (run: string, rest: string) => `first-wave.${run}.${rest}`;
+const AFTER64 = 'first-wave.slots64.p99_after_wave_ms';
 const rc = (recipe: string, rest: string) => `request-count.${recipe}.${rest}`;
 
 export const CHECKS: SectionChecks = [
@@ -10,6 +12,24 @@ export const CHECKS: SectionChecks = [
     id: 'fw-wave-estimate',
     says: 'The last member of the burst waits about as long as the burst’s prompt takes to prefill: the whole-run p99 is within a tenth of that estimate.',
     check: within(fw('slots64', 'p99_all_ms'), fw('slots64', 'wave_formula_ms'), 0.1),
+  },
+  {
+    id: 'fw-after-two-modes',
+    says: 'Over seeds the p99 without the burst at {first-wave.slots64.slots} has two modes, most seeds in the lower, and nothing in between: the upper mode’s lowest seed is more than a tenth above the lower mode’s highest.',
+    check: every([
+      greater(`${AFTER64}@lower-mode-seeds`, `${AFTER64}@upper-mode-seeds`),
+      ratioAtLeast(`${AFTER64}@upper-mode-min`, `${AFTER64}@lower-mode-max`, 1.1),
+    ]),
+  },
+  {
+    // The article's value is one draw: it falls in our upper mode, our median in the lower.
+    id: 'fw-article-upper-mode',
+    says: 'The article’s p99 without the burst at {first-wave.slots64.slots}, {published:first-wave.slots64.p99_after_wave_ms}, lies inside the range of the upper of our two modes; our median lies below that mode.',
+    check: every([
+      below(`${AFTER64}@upper-mode-min`, publishedFor(AFTER64).published),
+      above(`${AFTER64}@upper-mode-max`, publishedFor(AFTER64).published),
+      less(`${AFTER64}@median`, `${AFTER64}@upper-mode-min`),
+    ]),
   },
   {
     id: 'fw-share-above-hundredth',
@@ -34,6 +54,21 @@ export const CHECKS: SectionChecks = [
       ratioBetween(fw('slots64', 'p99_all_ms'), fw('slots16', 'p99_all_ms'), 3.5, 4.5),
       ratioBetween(fw('slots256', 'p99_all_ms'), fw('slots64', 'p99_all_ms'), 3.5, 4.5),
     ]),
+  },
+  {
+    id: 'fw-sizes-fall',
+    says: 'At the smallest and the largest slot count too, dropping the burst lowers the p99.',
+    check: every(['slots16', 'slots256'].map((run) => less(fw(run, 'p99_after_wave_ms'), fw(run, 'p99_all_ms')))),
+  },
+  {
+    id: 'fw-whole-run-steady',
+    says: 'At every slot count the whole-run p99 spans a narrower range over seeds (max over min) than the p99 after the burst.',
+    check: every(
+      ['slots16', 'slots64', 'slots256'].map((run) =>
+        narrower([`${fw(run, 'p99_all_ms')}@seeds-min`, `${fw(run, 'p99_all_ms')}@seeds-max`], [`${fw(run, 'p99_after_wave_ms')}@seeds-min`, `${fw(run, 'p99_after_wave_ms')}@seeds-max`]),
+      ),
+      'every slot count',
+    ),
   },
   {
     id: 'fw-dilutes',

@@ -1,5 +1,5 @@
 /** Checked claims of src/article/what-a-token-is.astro, in page order. */
-import { above, every, greater, less, narrower, within } from '../claims/predicates.ts';
+import { above, every, greater, less, narrower, ratioAtLeast, within } from '../claims/predicates.ts';
 import type { SectionChecks } from '../claims/types.ts';
 
 const TOKENIZERS = ['llama2', 'llama3', 'gpt2', 'o200k', 'gemma3', 'qwen3', 'deepseek_v3'];
@@ -44,9 +44,14 @@ export const CHECKS: SectionChecks = [
     ]),
   },
   {
+    id: 'tok-italian-longer',
+    says: 'The Italian essay is longer in characters than the English one.',
+    check: greater('tokens.corpus.essay_it.characters', 'tokens.corpus.essay_en.characters'),
+  },
+  {
     id: 'tok-llama3-over-gemma3',
-    says: 'On the Italian text Llama 3 produces more tokens than Gemma 3.',
-    check: above('tokens.italian.llama3_over_gemma3_pct', 0),
+    says: 'On the Italian text Llama 3 produces more tokens than Gemma 3, whose vocabulary is much larger (over half as large again).',
+    check: every([above('tokens.italian.llama3_over_gemma3_pct', 0), ratioAtLeast('tokens.vocab.gemma3', 'tokens.vocab.llama3', 1.5)]),
   },
   {
     id: 'tok-llmperf-overcounts',

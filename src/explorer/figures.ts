@@ -8,7 +8,7 @@
  * article's narrow figures).
  */
 import * as Plot from '@observablehq/plot';
-import { FIGURE_WIDTH, NARROW_FONT, NARROW_WIDTH, NEUTRAL, PALETTE } from '../figure-style.ts';
+import { FIGURE_WIDTH, NARROW_FONT, NARROW_WIDTH, NEUTRAL, PALETTE, PLOT_FONT } from '../figure-style.ts';
 import { formatPlain } from '../format/value.ts';
 import type { FigureSpec } from '../pipeline/types.ts';
 import type { ExplorerResult, SpeedOut } from './run.ts';
@@ -20,9 +20,7 @@ export const MAX_DOTS = 4000;
 /** Columns of a thinned scatter: more than the frame has pixels across. */
 export const DOT_COLUMNS = 2000;
 
-/** Plot's own text size and the factor the phone's layout grows text and margins by (as render.ts's narrow figures). */
-const PLOT_FONT = 10;
-
+/** The frame a figure is drawn in: the article's, or the phone's, its text and margins grown by NARROW_FONT / PLOT_FONT (as render.ts's narrow figures). */
 function frame(layout: Layout, margins: { top: number; right: number; bottom: number; left: number }): Record<string, unknown> {
   const k = layout === 'narrow' ? NARROW_FONT / PLOT_FONT : 1;
   return {

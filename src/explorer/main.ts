@@ -1,10 +1,11 @@
 /**
  * The explorer page's script: reads the form (and the URL), validates every
  * field with a message beside it, runs the simulator in a Web Worker with
- * progress and Cancel, and draws what comes back. Bundled at build time into
- * one classic inline script (src/explorer/bundle.ts); the worker's code is a
- * string in it, started from a blob URL — so nothing is fetched, from a
- * sub-path or from file://.
+ * progress and Cancel, and draws what comes back (its figures by the
+ * article's renderer), marking it out of date once a field no longer says
+ * what it ran. Bundled at build time into one classic inline script
+ * (src/explorer/bundle.ts); the worker's code is a string in it, started from
+ * a blob URL — so nothing is fetched, from a sub-path or from file://.
  */
 import { formatValue, formatPlain } from '../format/value.ts';
 import { FIELDS } from './fields.ts';
@@ -197,7 +198,7 @@ function onWorker(m: FromWorker): void {
     $('#timing').textContent =
       `Simulated in ${formatValue(m.result.timing.totalMs, 'ms')} in the worker ` +
       `(draws ${formatValue(m.result.timing.drawMs, 'ms')}, simulator ${formatValue(m.result.timing.simMs, 'ms')}, ` +
-      `statistics ${formatValue(m.result.timing.statsMs, 'ms')}); ${formatValue(rt, 'ms')} from Run to the charts' data.`;
+      `statistics ${formatValue(m.result.timing.statsMs, 'ms')}); ${formatValue(rt, 'ms')} from Run to the figures' data.`;
   } else if (m.type === 'speeds') {
     root.dataset.speedsMs = String(m.ms);
     drawSpeeds(p, m.rows, m.note);

@@ -106,18 +106,32 @@ function countUnit(n: number, unit: string): string {
   return SINGULAR[unit] ?? unit.slice(0, -1);
 }
 
+/**
+ * Decimals for a percentage that is exact at fewer than the significant-digit rule gives: a share of runs such as
+ * 8 of 20 is 40%, not 40.0%, which would claim a precision the count does not have. Undefined: the rule applies.
+ */
+function exactPercentDigits(v: number): number | undefined {
+  if (!Number.isFinite(v)) return undefined;
+  const d = autoDigits(v);
+  let k = 0;
+  while (k < d && Math.abs(roundDecimal(v, k) - v) > 1e-9 * Math.max(1, Math.abs(v))) k++;
+  return k < d ? k : undefined;
+}
+
 export function formatValue(v: number, unit: string, opts: FormatOptions = {}): string {
   // A boolean number (1 or 0) is a yes or no, never `1.00 boolean`.
   if (unit === 'boolean' && !opts.bare) return v === 1 ? 'yes' : v === 0 ? 'no' : formatPlain(v);
   const c = convert(v, unit, opts.as);
-  const digits = opts.digits ?? (opts.as === 'count' || (COUNT_UNITS.has(c.unit) && Number.isInteger(c.v)) ? 0 : undefined);
+  const digits =
+    opts.digits ??
+    (opts.as === 'count' || (COUNT_UNITS.has(c.unit) && Number.isInteger(c.v)) ? 0 : c.unit === '%' ? exactPercentDigits(c.v) : undefined);
   const num = formatPlain(c.v, digits);
   return opts.bare ? num : withUnit(num, countUnit(Number(num.replace(/,/g, '')), c.unit));
 }
 
 /** `7 of 20 seeds`, `2 of 40 runs`: a count out of a total. */
 export function ofTotal(k: number, total: number, noun: string): string {
-  return `${formatPlain(k, 0)} of ${formatPlain(total, 0)}${noun ? ` ${noun}` : ''}`;
+  return `${formatPlain(k, 0)} of ${formatPlain(total, 0)}${noun ? ` ${countUnit(total, noun)}` : ''}`;
 }
 
 /**

@@ -21,6 +21,7 @@ export interface MetricsInput {
   format: string;
   version: string;
   definitions?: ImportResult['definitions'];
+  outputTokenizer?: ImportResult['outputTokenizer'];
   missing: string[];
   lacks: Capability[];
   notes: string[];
@@ -66,6 +67,7 @@ function fromImport(res: ImportResult): MetricsInput {
     format: res.format,
     version: res.version,
     ...(res.definitions ? { definitions: res.definitions } : {}),
+    ...(res.outputTokenizer ? { outputTokenizer: res.outputTokenizer } : {}),
     missing: res.missing,
     lacks,
     notes: res.notes,

@@ -12,14 +12,16 @@
  *   figures/index.json    FigureIndex: `<experiment>.<figure>` → entry, paper order
  *   figures/<key>.svg     normalized SVG
  *   figures/<key>.png     PNG drawn from that SVG (the index records both files' sha256)
- *   figures-narrow/<key>.svg  the figure drawn again for a phone's width (not snapshotted: the wide SVG is the figure under review)
+ *   figures/<key>.narrow.svg  the figure drawn again for a phone's width (render.ts: renderNarrowSvg);
+ *                         a figure file like the others, so it is snapshotted, compared and
+ *                         reviewed under the same rule, as the figure `<key>.narrow` (SVG only)
  *   data/<experiment>.json  combined data, the rows behind the figures
  *   source.json           only in a diff report's build/: the commit it was built from
  *   claims.json           ClaimsFile: every checked claim evaluated on numbers.json, with that
  *                         file's sha256 (written by `stopwatches claims`, read by the site, which
  *                         refuses a claims.json of other numbers; src/claims/evaluate.ts)
  *
- * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png and
+ * A snapshot folder (test/snapshots/) holds numbers.json, figures/*.svg|png (narrow drawings included) and
  * data/*.json. A mismatching figure's new version is written beside its
  * snapshot as `<key>-changed.svg|png` (ignored by git, never a snapshot).
  *
@@ -93,8 +95,8 @@ export function outputPaths(dir: string) {
     figureIndex: join(figures, 'index.json'),
     svg: (key: string) => join(figures, `${key}.svg`),
     png: (key: string) => join(figures, `${key}.png`),
-    /** The same figure drawn again for a phone (render.ts: renderNarrowSvg); the site's, not a snapshot's. */
-    narrowSvg: (key: string) => join(dir, 'figures-narrow', `${key}.svg`),
+    /** The same figure drawn again for a phone (render.ts: renderNarrowSvg), beside the wide one. */
+    narrowSvg: (key: string) => join(figures, narrowFigureFile(key)),
     data: join(dir, 'data'),
     dataFile: (experiment: string) => join(dir, 'data', `${experiment}.json`),
     claims: join(dir, 'claims.json'),
@@ -109,7 +111,12 @@ const FIGURE_FILE = /^(.+)\.(svg|png)$/;
 /** A mismatching snapshot figure's new version (changedFileName), never a snapshot itself. */
 export const CHANGED_FIGURE_FILE = /-changed\.(svg|png)$/;
 
-/** A figure file of a build or snapshot (`<key>.svg|png`), not a `-changed` copy. */
+/** The file of a figure's phone-width drawing: `<key>.narrow.svg`, which the comparison reads as the figure `<key>.narrow`. */
+export function narrowFigureFile(key: string): string {
+  return `${key}.narrow.svg`;
+}
+
+/** A figure file of a build or snapshot (`<key>.svg|png`, `<key>.narrow.svg`), not a `-changed` copy. */
 export function isFigureFile(name: string): boolean {
   return FIGURE_FILE.test(name) && !CHANGED_FIGURE_FILE.test(name);
 }

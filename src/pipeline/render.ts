@@ -8,7 +8,7 @@ import { parseHTML } from 'linkedom';
 import { fileURLToPath } from 'node:url';
 import type { FigureSpec } from './types.ts';
 import { FIGURE_HEIGHT, plotSvg } from './plot-svg.ts';
-import { NARROW_FONT, NARROW_WIDTH } from '../figure-style.ts';
+import { NARROW_FONT, NARROW_WIDTH, PLOT_FONT } from '../figure-style.ts';
 
 export { FIGURE_HEIGHT, FIGURE_WIDTH, SVG_DECIMALS, normalizeSvg } from './plot-svg.ts';
 
@@ -24,10 +24,9 @@ export function renderSvg(spec: FigureSpec, idPrefix: string): string {
   return plotSvg(spec, idPrefix, parseHTML('<!doctype html><html><body></body></html>').document as unknown as Document);
 }
 
-/** Width and smallest text of the narrow render, shared with the explorer's charts (src/figure-style.ts). */
+/** Width and smallest text of the narrow render, shared with the explorer's figures (src/figure-style.ts). */
 export { NARROW_FONT, NARROW_WIDTH };
-/** Plot's own font size and margins, which the narrow render scales with its text. */
-const PLOT_FONT = 10;
+/** Plot's own margins, which the narrow render scales with its text (Plot's font size: PLOT_FONT). */
 const PLOT_MARGINS = { marginTop: 20, marginRight: 20, marginBottom: 30, marginLeft: 40 } as const;
 
 /**

@@ -51,6 +51,7 @@ import {
   type OutputPaths,
   type Provenance,
   type Runtimes,
+  narrowFigureFile,
 } from './outputs.ts';
 import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
 import { plainReporter, type Reporter } from './progress.ts';
@@ -765,7 +766,10 @@ async function draw(run: Run, planned: Planned[], combined: Map<string, Combined
       const key = `${def.id}.${name}`;
       let spec: FigureSpec;
       try {
-        spec = fn(c.data);
+        spec = fn(c.data, (id) => {
+          if (!Object.hasOwn(c.numbers, id)) throw new Error(`no number ${def.id}.${id} (the experiment publishes ${Object.keys(c.numbers).length} numbers; add it to its combine)`);
+          return c.numbers[id]!;
+        });
       } catch (err) {
         throw new UserError(`figure ${key} failed: ${errorText(err)}`, 1);
       }
@@ -876,7 +880,7 @@ async function publish(run: Run, loaded: Loaded[], planned: Planned[], combined:
     }
   }
   // Outputs of figures and experiments that no longer exist would linger in the site: remove them.
-  await removeStale(out.figures, new Set(Object.keys(figures).flatMap((k) => [`${k}.svg`, `${k}.png`]).concat('index.json')));
+  await removeStale(out.figures, new Set(Object.keys(figures).flatMap((k) => [`${k}.svg`, `${k}.png`, narrowFigureFile(k)]).concat('index.json')));
   await removeStale(out.data, new Set(experiments.map((e) => `${e.id}.json`)));
 
   // The snapshot comparison covers numbers, SVGs and PNGs; each experiment records where it stands.
@@ -904,6 +908,8 @@ function compareWithSnapshot(run: Run, numbers: NumbersFile, figures: FigureInde
   for (const e of Object.values(figures)) {
     files.set(e.svg, readFileSync(join(run.out.figures, e.svg)));
     if (e.png) files.set(e.png, readFileSync(join(run.out.figures, e.png)));
+    const narrow = narrowFigureFile(`${e.experiment}.${e.figure}`);
+    files.set(narrow, readFileSync(join(run.out.figures, narrow)));
   }
   return compareOutputs(baseline, { label: run.rel(run.out.dir), numbers, figures: files, data: null, where: (p) => p });
 }

@@ -168,7 +168,15 @@ export interface ExperimentDefinition<C = any, P = any, J = any, D = any> {
  * experiments/first-wave.ts). It is loaded in the main thread only and is in no
  * job's key: editing it re-renders the figures and reruns nothing.
  */
-export type Figures<D = any> = Record<string, (data: D) => FigureSpec>;
+export type Figures<D = any> = Record<string, (data: D, numbers: FigureNumbers) => FigureSpec>;
+
+/**
+ * A figure's second argument: its experiment's numbers by id within the
+ * experiment (`config.seeds`, `load98.collapsed_runs`), so a caption or a
+ * description prints the values the article cites, settings included, instead
+ * of typing them. An id the experiment does not publish is an error naming it.
+ */
+export type FigureNumbers = (id: string) => NumberValue;
 
 /**
  * The combined data type of an experiment (what `combine` returns as `data`):

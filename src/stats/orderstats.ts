@@ -5,7 +5,7 @@
  * below follows from that one fact; none of it holds for correlated samples
  * (see windows.ts, which measures how wrong it gets).
  */
-import { binomialCdf } from './binomial.ts';
+import { binomialCdf, firstRank } from './binomial.ts';
 
 function checkP(p: number, name = 'p'): void {
   if (!(p > 0 && p < 1)) throw new RangeError(`invalid ${name}: ${p} (a fraction in (0, 1) is required)`);
@@ -39,10 +39,10 @@ export function minSamplesForMaxBound(p: number, c: number): number {
 export function upperBoundRank(n: number, p: number, c: number): number | null {
   checkP(p);
   checkP(c, 'confidence');
-  const { cdf } = binomialCdf(n, p);
-  // P(X_(s) ≥ q) = P(B ≤ s−1) = cdf[s−1]
-  for (let s = 1; s <= n; s++) if (cdf[s - 1] >= c) return s;
-  return null;
+  const t = binomialCdf(n, p);
+  // P(X_(s) ≥ q) = P(B ≤ s−1) = cdf(s−1): the smallest s, over k = s − 1 = 0 … n − 1
+  const k = firstRank(t, 0, n - 1, t.cdf, (v) => v >= c);
+  return k === null ? null : k + 1;
 }
 
 export interface RankInterval {
@@ -69,22 +69,12 @@ export function quantileIntervalRanks(n: number, p: number, level = 0.95): RankI
   checkP(level, 'level');
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`invalid sample size: ${n}`);
   const half = (1 - level) / 2;
-  const { cdf, sf } = binomialCdf(n, p);
-  let lower: number | null = null;
-  for (let r = n; r >= 1; r--) {
-    if (cdf[r - 1] <= half) {
-      lower = r;
-      break;
-    }
-  }
-  let upper: number | null = null;
-  for (let s = 1; s <= n; s++) {
-    if (sf[s] <= half) {
-      upper = s;
-      break;
-    }
-  }
-  const below = lower === null ? 0 : cdf[lower - 1]; // P(X_(r) > q)
-  const above = upper === null ? 0 : sf[upper]; // P(X_(s) < q)
+  const t = binomialCdf(n, p);
+  // the largest r with cdf(r − 1) ≤ α/2 (k = r − 1 from n − 1 down), the smallest s with sf(s) ≤ α/2
+  const k = firstRank(t, n - 1, 0, t.cdf, (v) => v <= half);
+  const lower = k === null ? null : k + 1;
+  const upper = firstRank(t, 1, n, t.sf, (v) => v <= half);
+  const below = lower === null ? 0 : t.cdf(lower - 1); // P(X_(r) > q)
+  const above = upper === null ? 0 : t.sf(upper); // P(X_(s) < q)
   return { lower, upper, coverage: 1 - below - above };
 }

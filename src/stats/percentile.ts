@@ -18,8 +18,8 @@ const RADIX_MIN = 16384;
 /**
  * Ascending sorted copy as a Float64Array, ordered exactly like
  * `Float64Array.prototype.sort` (−0 before +0, ±∞ at the ends). Large inputs
- * (a run's pooled inter-token gaps: hundreds of thousands) use an LSD radix
- * sort on the IEEE-754 bits, several times faster than the comparison sort;
+ * (a run's pooled inter-token gaps: hundreds of thousands) use a radix
+ * sort on the IEEE-754 bits, in place, faster than the comparison sort;
  * input with NaN falls back to the engine's sort.
  */
 export function sortAsc(values: Numbers): Float64Array {
@@ -96,54 +96,117 @@ function sortFewDistinctInPlace(a: Float64Array): boolean {
 }
 
 /**
- * Sorts `a` in place by 16-bit digits of an order-preserving key: a float's
- * bits with the sign bit flipped when positive, all bits flipped when
- * negative. Returns false (leaving `a` unsorted) if it holds a NaN.
+ * Sorts `a` in place by the bytes of an order-preserving key, most
+ * significant first (an American flag sort): a float's bits with the sign
+ * bit flipped when positive, all bits flipped when negative. The keys are
+ * made in the values' own buffer and permuted there, so the sort needs no
+ * second buffer (a run's pooled gaps are tens of millions: a copy would be
+ * the largest thing a big file's report holds). Returns false (leaving `a`
+ * unsorted) if it holds a NaN.
  */
 function radixSortInPlace(a: Float64Array): boolean {
   const n = a.length;
-  for (let i = 0; i < n; i++) if (a[i] !== a[i]) return false;
   const words = new Uint32Array(a.buffer, a.byteOffset, n * 2); // little-endian: [lo, hi] per value
-  // the keys overwrite the values in place (one buffer less: a run's pooled gaps are tens of millions)
-  const keys = words;
+  let signs = 0;
+  for (let i = 0; i < n; i++) {
+    if (a[i] !== a[i]) return false;
+    signs |= words[2 * i + 1];
+  }
+  // per byte (7 = the key's top byte … 0): where each bucket starts, and the next place to fill in it
+  const starts = new Uint32Array(8 * 257);
+  const next = new Uint32Array(8 * 256);
+  if (signs >>> 31 === 0) {
+    // no negative value and no −0 (a run's gaps): the bits are the key, and a small bucket is the engine's to sort
+    sortKeys(words, 0, n, 7, starts, next, a);
+    return true;
+  }
   for (let i = 0; i < n; i++) {
     const lo = words[2 * i];
     const hi = words[2 * i + 1];
     const neg = hi >>> 31;
-    keys[2 * i] = neg ? ~lo >>> 0 : lo;
-    keys[2 * i + 1] = neg ? ~hi >>> 0 : (hi | 0x80000000) >>> 0;
+    words[2 * i] = neg ? ~lo >>> 0 : lo;
+    words[2 * i + 1] = neg ? ~hi >>> 0 : (hi | 0x80000000) >>> 0;
   }
-  let src: Uint32Array = keys;
-  let dst: Uint32Array = new Uint32Array(n * 2);
-  const count = new Uint32Array(65536);
-  for (let pass = 0; pass < 4; pass++) {
-    const word = pass >> 1;
-    const shift = (pass & 1) * 16;
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(src[2 * i + word] >>> shift) & 0xffff]++;
-    let sum = 0;
-    for (let d = 0; d < 65536; d++) {
-      const c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < n; i++) {
-      const j = count[(src[2 * i + word] >>> shift) & 0xffff]++;
-      dst[2 * j] = src[2 * i];
-      dst[2 * j + 1] = src[2 * i + 1];
-    }
-    const t = src;
-    src = dst;
-    dst = t;
-  }
+  sortKeys(words, 0, n, 7, starts, next, null);
   for (let i = 0; i < n; i++) {
-    const lo = src[2 * i];
-    const hi = src[2 * i + 1];
+    const lo = words[2 * i];
+    const hi = words[2 * i + 1];
     const pos = hi >>> 31;
     words[2 * i] = pos ? lo : ~lo >>> 0;
     words[2 * i + 1] = pos ? (hi & 0x7fffffff) >>> 0 : ~hi >>> 0;
   }
   return true;
+}
+
+/** Below this many keys a bucket is finished by insertion. */
+const INSERTION_MAX = 32;
+
+/**
+ * Sorts the keys [from, to) (pairs of words: lo, hi) whose bytes above `byte`
+ * are equal. `values`, when the keys are the values' own bits, lets a bucket
+ * below RADIX_MIN go to the engine's sort of that range.
+ */
+function sortKeys(k: Uint32Array, from: number, to: number, byte: number, starts: Uint32Array, next: Uint32Array, values: Float64Array | null): void {
+  const n = to - from;
+  if (values !== null && n < RADIX_MIN) {
+    values.subarray(from, to).sort();
+    return;
+  }
+  if (n <= INSERTION_MAX) {
+    for (let i = from + 1; i < to; i++) {
+      const lo = k[2 * i];
+      const hi = k[2 * i + 1];
+      let j = i - 1;
+      while (j >= from && (k[2 * j + 1] > hi || (k[2 * j + 1] === hi && k[2 * j] > lo))) {
+        k[2 * j + 2] = k[2 * j];
+        k[2 * j + 3] = k[2 * j + 1];
+        j--;
+      }
+      k[2 * j + 2] = lo;
+      k[2 * j + 3] = hi;
+    }
+    return;
+  }
+  const word = byte >= 4 ? 1 : 0;
+  const shift = (byte & 3) * 8;
+  const s = byte * 257;
+  const q = byte * 256;
+  starts.fill(0, s, s + 257);
+  for (let i = from; i < to; i++) starts[s + 1 + ((k[2 * i + word] >>> shift) & 255)]++;
+  let single = -1;
+  for (let b = 0; b < 256; b++) if (starts[s + 1 + b] === n) single = b;
+  if (single < 0) {
+    starts[s] = from;
+    for (let b = 0; b < 256; b++) {
+      starts[s + 1 + b] += starts[s + b];
+      next[q + b] = starts[s + b];
+    }
+    // each key is swapped straight into its bucket; a bucket is done when its next place reaches its end
+    for (let b = 0; b < 256; b++) {
+      const end = starts[s + 1 + b];
+      for (let i = next[q + b]; i < end; i = next[q + b]) {
+        const lo = k[2 * i];
+        const hi = k[2 * i + 1];
+        const d = ((word ? hi : lo) >>> shift) & 255;
+        if (d === b) {
+          next[q + b] = i + 1;
+          continue;
+        }
+        const j = next[q + d]++;
+        k[2 * i] = k[2 * j];
+        k[2 * i + 1] = k[2 * j + 1];
+        k[2 * j] = lo;
+        k[2 * j + 1] = hi;
+      }
+    }
+  }
+  if (byte === 0) return;
+  if (single >= 0) return sortKeys(k, from, to, byte - 1, starts, next, values);
+  for (let b = 0; b < 256; b++) {
+    const lo = starts[s + b];
+    const hi = starts[s + 1 + b];
+    if (hi - lo > 1) sortKeys(k, lo, hi, byte - 1, starts, next, values);
+  }
 }
 
 function checkP(p: number): void {

@@ -4,7 +4,7 @@
  * S3-compatible server. `.ci/run` installs nginx; s3rver is a dev dependency.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,19 +144,35 @@ export const filesUnder = (dir: string): string[] =>
  * One nginx for a describe block, and a fresh prefix on it for each test, so no
  * test sees another's entries: `base()` is this test's URL, `data()` its folder
  * on the server, `server()` the server itself (to kill or restart it).
+ *
+ * With `seed`, that function fills one more prefix once (a writing build, say),
+ * and `seeded()` copies what it stored into this test's folder: a test that only
+ * needs a filled server starts from it without a build of its own.
  */
-export function nginxPerTest(label: string): { base: () => string; data: () => string; server: () => Nginx } {
+export function nginxPerTest(
+  label: string,
+  seed?: (url: string) => Promise<void>,
+): { base: () => string; data: () => string; server: () => Nginx; seeded: () => void } {
   let dir = '';
   let nginx: Nginx | undefined;
   let test = 0;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), `stopwatches-${label}-`));
     nginx = await startNginx(dir);
+    await seed?.(`${nginx.url}/seed`);
   });
   afterAll(async () => {
     await nginx?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
   beforeEach(() => void test++);
-  return { base: () => `${nginx!.url}/t${test}`, data: () => join(nginx!.data, `t${test}`), server: () => nginx! };
+  return {
+    base: () => `${nginx!.url}/t${test}`,
+    data: () => join(nginx!.data, `t${test}`),
+    server: () => nginx!,
+    seeded() {
+      if (!seed) throw new Error('nginxPerTest: seeded() needs a seed function');
+      cpSync(join(nginx!.data, 'seed'), join(nginx!.data, `t${test}`), { recursive: true });
+    },
+  };
 }

@@ -31,7 +31,8 @@ const short = (v: unknown) => {
   const s = typeof v === 'number' ? formatSix(v) : JSON.stringify(v);
   return s.length > 160 ? `${s.slice(0, 157)}…` : s;
 };
-const dataUri = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
+/** An image of a figure: its PNG, or for a figure drawn only as SVG (a phone-width drawing) the SVG itself. */
+const dataUri = (img: Buffer) => `data:image/${img.subarray(0, 4).toString('latin1') === '\x89PNG' ? 'png' : 'svg+xml'};base64,${img.toString('base64')}`;
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5rem auto;max-width:1400px;padding:0 1rem;color:#1a1a1a}

@@ -197,8 +197,9 @@ export function writeReport(r: DiffResult, base: Side, cur: Side, outDir: string
   replaceOwnedFolder(outDir, REPORT_FOLDER, (tmp) => {
     const images = new Map<string, FigureImages>();
     for (const f of r.figures) {
-      const old = base.figures.get(`${f.key}.png`);
-      const now = cur.figures.get(`${f.key}.png`);
+      // A figure drawn only as SVG (a phone-width drawing) is shown from its SVG.
+      const old = base.figures.get(`${f.key}.png`) ?? base.figures.get(`${f.key}.svg`);
+      const now = cur.figures.get(`${f.key}.png`) ?? cur.figures.get(`${f.key}.svg`);
       images.set(f.key, { ...(old ? { old } : {}), ...(now ? { new: now } : {}), ...(f.diffPng ? { diff: f.diffPng } : {}) });
     }
     const out = reportPaths(tmp);

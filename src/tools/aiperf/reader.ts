@@ -31,7 +31,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { inputLines, type ResultInput } from '../base/input.ts';
-import { chunkTimesFromGaps, MAX_PLAUSIBLE_REQUEST_S, fail, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
+import { MAX_PLAUSIBLE_REQUEST_S, fail, isCount, isJsonLines, isObject, parseJson, readJsonDocument, Reader, reportedOf, type Json, type JsonObject, type KeyUnit } from '../base/reading.ts';
 import { parsePythonJson, stripBom } from '../base/json-text.ts';
 import type { Capability, ImportOptions, Imported, Reported, Recognition } from '../base/result.ts';
 
@@ -57,6 +57,55 @@ function protectNs(line: string): string {
   return line.replace(NS_NUMBER, '$1"$2"');
 }
 
+const NS_QUOTED = NS_KEYS.map((k) => `"${k}"`);
+const JSON_BLANK = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * One record line parsed as {@link protectNs} then JSON.parse would parse it,
+ * without rewriting the line when that is certain to give the same: the line
+ * is parsed as it is, and each nanosecond stamp of its metadata is replaced by
+ * the integer's digits, taken from the line where its key occurs once. Any
+ * other line (a key twice, a stamp not written as a plain integer, text
+ * JSON.parse refuses) takes the rewrite, so it reads, or fails, as before.
+ */
+function parseRecordLine(file: string, s: string, line: number): Json {
+  let v: Json;
+  try {
+    v = JSON.parse(s) as Json;
+  } catch {
+    return parseJson(file, protectNs(s), `JSON on line ${line}`);
+  }
+  const meta = isObject(v) ? v.metadata : undefined;
+  if (!isObject(meta)) return parseJson(file, protectNs(s), `JSON on line ${line}`);
+  for (let j = 0; j < NS_KEYS.length; j++) {
+    const x = meta[NS_KEYS[j]];
+    if (x === undefined || x === null || typeof x === 'string') continue;
+    const digits = typeof x === 'number' ? nsDigits(s, NS_QUOTED[j]) : null;
+    if (digits === null) return parseJson(file, protectNs(s), `JSON on line ${line}`);
+    meta[NS_KEYS[j]] = digits;
+  }
+  return v;
+}
+
+/** The integer written after `key` (quoted), when the key occurs once in the line and the number is a plain integer; else null. */
+function nsDigits(s: string, key: string): string | null {
+  const at = s.indexOf(key);
+  if (at < 0 || s.indexOf(key, at + 1) >= 0) return null;
+  let i = at + key.length;
+  while (JSON_BLANK(s.charCodeAt(i))) i++;
+  if (s.charCodeAt(i) !== 58) return null;
+  i++;
+  while (JSON_BLANK(s.charCodeAt(i))) i++;
+  const start = i;
+  if (s.charCodeAt(i) === 45) i++;
+  const first = i;
+  for (let c = s.charCodeAt(i); c >= 48 && c <= 57; c = s.charCodeAt(++i));
+  if (i === first) return null;
+  const c = s.charCodeAt(i);
+  // the integer must be the whole number (1.5e18 is not one: the rewrite turns it into text JSON.parse refuses)
+  return c === 44 || c === 125 || c === 93 || JSON_BLANK(c) ? s.slice(start, i) : null;
+}
+
 /**
  * What one profiling record contributes, kept as it is read (the line's
  * parsed JSON is dropped at once): times in seconds as the metrics state
@@ -70,6 +119,7 @@ interface Raw {
   ok: boolean;
   ttft: number | null;
   latency: number | null;
+  /** The inter-chunk gaps at [1 …], [0] left for the first chunk's time: they become the chunk times in place. */
   icl: Float64Array | null;
   isl: number | null;
   osl: number | null;
@@ -86,34 +136,33 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
 
   /** A time metric in seconds, converted by its stated unit; null when absent. */
   const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | Float64Array | null => {
-    const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
+    const tag = presentTag(metrics, tags);
     const m = metrics[tag];
     if (m === undefined || m === null) return null;
-    const where = `line ${line}: metrics.${tag}`;
-    const o = r.object(m, where);
+    const o = isObject(m) ? m : r.object(m, `line ${line}: metrics.${tag}`);
     const unit = typeof o.unit === 'string' ? o.unit : '';
     const scale = TIME_UNITS[unit];
-    if (scale === undefined) r.fail(`${where}.unit = ${JSON.stringify(o.unit)}; expected a time unit (ns, us, ms, s)`);
-    // the checks of r.number and r.duration, with their messages made only for a value that fails them
-    const ok = (g: Json) => typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S;
-    const checked = (g: Json, k: number | null) => {
-      if (ok(g)) return (g as number) * scale;
-      const at = k === null ? `${where}.value` : `${where}.value[${k}]`;
-      return r.duration(r.number(g, at) * scale, `${at} (${g} ${unit})`, unit);
-    };
+    if (scale === undefined) r.fail(`line ${line}: metrics.${tag}.unit = ${JSON.stringify(o.unit)}; expected a time unit (ns, us, ms, s)`);
+    // the checks of r.number and r.duration, with their messages made only for a value that fails them (badTime)
     if (Array.isArray(o.value)) {
       const gaps = o.value;
-      const out = new Float64Array(gaps.length); // kept until the origin is known: compact
-      for (let k = 0; k < gaps.length; k++) out[k] = checked(gaps[k], k);
+      // kept until the origin is known, one slot ahead for the first chunk's time (see Raw.icl)
+      const out = new Float64Array(gaps.length + 1);
+      for (let k = 0; k < gaps.length; k++) {
+        const g = gaps[k];
+        out[k + 1] = typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S ? g * scale : badTime(r, `line ${line}: metrics.${tag}.value[${k}]`, g, scale, unit);
+      }
       return out;
     }
-    return checked(o.value, null);
+    const g = o.value;
+    return typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S ? g * scale : badTime(r, `line ${line}: metrics.${tag}.value`, g, scale, unit);
   };
   const countMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | null => {
-    const tag = tags.find((t) => metrics[t] !== undefined && metrics[t] !== null) ?? tags[0];
+    const tag = presentTag(metrics, tags);
     const m = metrics[tag];
     if (m === undefined || m === null) return null;
-    return r.count(r.object(m, `line ${line}: metrics.${tag}`).value, `line ${line}: metrics.${tag}.value`);
+    const v = isObject(m) ? m.value : r.object(m, `line ${line}: metrics.${tag}`).value;
+    return isCount(v) ? v : r.count(v, `line ${line}: metrics.${tag}.value`);
   };
 
   const notes: string[] = [];
@@ -128,7 +177,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     if (s === '') continue;
     lines++;
     const line = l.number;
-    const v = parseJson(file, protectNs(s), `JSON on line ${line}`);
+    const v = parseRecordLine(file, s, line);
     if (!isObject(v) || !isObject(v.metadata) || !isObject(v.metrics)) {
       fail(file, `line ${line} is not an AIPerf profile_export record (needs "metadata" and "metrics" objects)${seen.looksLike}`);
     }
@@ -210,12 +259,15 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     const firstT = ok && ttft !== null ? sendT + ttft : null;
     let chunkTimes: Float64Array | null = null;
     if (firstT !== null && icl !== null) {
-      chunkTimes = chunkTimesFromGaps(firstT, icl);
+      chunkTimes = icl; // the prefix sums of chunkTimesFromGaps, in the gaps' own array
+      chunkTimes[0] = firstT;
+      let t = firstT;
+      for (let k = 1; k < chunkTimes.length; k++) chunkTimes[k] = t += chunkTimes[k];
       anyIcl = true;
     } else if (firstT !== null && latency !== null && osl !== null && osl <= 1) {
       chunkTimes = Float64Array.of(firstT); // one chunk: AIPerf writes no inter-chunk list
     }
-    x.icl = null; // the gaps are in chunkTimes now
+    x.icl = null; // the gaps are chunkTimes now, or dropped
     const finishT = latency !== null ? sendT + latency : end !== null ? sec(end) : sendT;
     records.push({
       dueT: credit !== null ? sec(credit) : null,
@@ -280,6 +332,17 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     lastTokenT: null,
     reported,
   };
+}
+
+/** The first of a metric's tags the record holds (not null), else the first tag. */
+function presentTag(metrics: JsonObject, tags: readonly string[]): string {
+  for (const t of tags) if (metrics[t] !== undefined && metrics[t] !== null) return t;
+  return tags[0];
+}
+
+/** A time value that fails the checks, through r.number and r.duration: their message, with the value's path. */
+function badTime(r: Reader, at: string, g: Json, scale: number, unit: string): number {
+  return r.duration(r.number(g, at) * scale, `${at} (${g} ${unit})`, unit);
 }
 
 function phaseOf(meta: JsonObject): string {

@@ -27,7 +27,7 @@ export function agreement(key: string, reported: number, unit: string, r: Recomp
 export const values = (recs: RequestRecord[], f: (r: RequestRecord) => Maybe): number[] => collect(recs, f).values;
 
 /** A numpy-style statistic (`mean`, `median`, `std`, `p99` …) of values in seconds. */
-export function numpyStat(xs: number[], stat: string, method: 'numpy-linear' = 'numpy-linear'): number | null {
+export function numpyStat(xs: ArrayLike<number>, stat: string, method: 'numpy-linear' = 'numpy-linear'): number | null {
   if (xs.length === 0) return null;
   const p = /^p(\d+(?:\.\d+)?)$/.exec(stat);
   const s = summarize(xs, { percents: p ? [Number(p[1])] : [], method, ddof: 0 });

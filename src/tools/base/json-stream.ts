@@ -6,7 +6,11 @@
  * Every value whose text is small (up to SMALL_VALUE characters) is handed to
  * JSON.parse whole, so numbers and strings are read by the engine exactly as a
  * whole-file JSON.parse reads them; only larger arrays and objects are walked
- * here, member by member. Python's NaN / Infinity / -Infinity are accepted
+ * here, member by member. A large array's elements go to JSON.parse in runs of
+ * up to SMALL_VALUE characters (a per-request array holds hundreds of
+ * thousands of numbers: one call each would cost more than the parse), and a
+ * run it refuses is read again element by element, so the error names the
+ * element. Python's NaN / Infinity / -Infinity are accepted
  * like json-text.ts accepts them: JSON.parse first, the tolerant reader only on
  * the piece that needs it. A document that ends early is told apart from one
  * that is broken, with the path of the value it ends in (`itls[4101][17]`).
@@ -35,6 +39,12 @@ class StreamProblem extends Error {
 }
 
 const WS = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/** What {@link Scanner.runEnd} says when no run can be cut: the first element is too long, or the text ends. */
+const BIG = -1;
+const END = -2;
+/** What the run's scan stops at: brackets and the quotes that open strings. */
+const SPECIAL = /[[\]{}"]/g;
 
 class Scanner {
   buf = '';
@@ -112,12 +122,19 @@ class Scanner {
    * needed. Strings are never split: a string is always parsed whole.
    */
   stringEnd(start: number, where: string): number {
+    const end = this.closingQuote(start);
+    if (end < 0) this.problem(this.buf.length, where, 'the text ends inside a string', true);
+    return end;
+  }
+
+  /** End (exclusive) of the string opening at `start`, or -1 when the text ends inside it. */
+  private closingQuote(start: number): number {
     let i = start + 1;
     for (;;) {
       const j = this.buf.indexOf('"', i);
       if (j < 0) {
         i = this.buf.length;
-        if (!this.more()) this.problem(this.buf.length, where, 'the text ends inside a string', true);
+        if (!this.more()) return -1;
         continue;
       }
       let k = j - 1;
@@ -126,6 +143,55 @@ class Scanner {
       i = j + 1;
     }
   }
+
+  /**
+   * Where a run of whole array elements starting at `start` ends, within
+   * SMALL_VALUE characters: at the array's closing bracket, else at the last
+   * comma between elements. BIG when the first element alone is longer (it is
+   * walked), END when the text ends first (the elements are then read one by
+   * one, which says where).
+   */
+  runEnd(start: number): number {
+    let depth = 0;
+    let lastComma = -1;
+    let i = start;
+    const stop = start + this.small;
+    for (;;) {
+      const b = this.buf;
+      const n = Math.min(b.length, stop);
+      // jump from bracket to bracket (the regex finds them natively); commas are looked for only between elements
+      const w = b.slice(i, n);
+      let from = 0;
+      for (;;) {
+        SPECIAL.lastIndex = from;
+        const m = SPECIAL.exec(w);
+        const j = m === null ? w.length : m.index;
+        if (depth === 0 && j > from) {
+          const comma = w.lastIndexOf(',', j - 1);
+          if (comma >= from) lastComma = i + comma;
+        }
+        if (m === null) break;
+        const c = w.charCodeAt(j);
+        if (c === 34) {
+          from = -1;
+          i = this.closingQuote(i + j);
+          break;
+        }
+        if (c === 91 || c === 123) depth++;
+        else if (depth === 0) return i + j;
+        else depth--;
+        from = j + 1;
+      }
+      if (from === -1) {
+        if (i < 0) return END;
+        continue; // past a string: the buffer may have grown
+      }
+      i = n;
+      if (i >= stop) return lastComma >= 0 ? lastComma : BIG;
+      if (!this.more()) return END;
+    }
+  }
+
 
   /**
    * End (exclusive) of the value starting at `start`, or -1 when it is an
@@ -209,8 +275,24 @@ function parseValue(s: Scanner, where: string): Json {
       s.pos++;
       return arr;
     }
+    let runs = true;
+    /** Elements before this position (from the text's start) are read one by one: JSON.parse refused their run. */
+    let singlyUntil = -1;
     for (;;) {
-      arr.push(parseValue(s, at(where, arr.length)));
+      const end = runs && s.base + s.pos >= singlyUntil && s.peek() !== -1 ? s.runEnd(s.pos) : BIG;
+      let values: Json[] | null = null;
+      if (end === END) runs = false;
+      else if (end > s.pos) {
+        try {
+          values = JSON.parse(`[${s.buf.slice(s.pos, end)}]`) as Json[];
+        } catch {
+          singlyUntil = s.base + end;
+        }
+      }
+      if (values !== null) {
+        for (let k = 0; k < values.length; k++) arr.push(values[k]);
+        s.pos = end;
+      } else arr.push(parseValue(s, at(where, arr.length)));
       s.compact();
       const d = s.peek();
       if (d === 44) s.pos++;

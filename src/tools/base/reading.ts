@@ -166,6 +166,17 @@ export function noSuccessMessage(failures: Record<string, number>, how?: string)
   return `no request succeeded${failed ? ` (${failed})` : how ? ` (${how})` : ''}: the run measured nothing, so there is nothing to compute`;
 }
 
+/**
+ * The checks of {@link Reader.number}, {@link Reader.count} and
+ * {@link Reader.duration} as tests that build no message: a reader of a big
+ * file tests each value with these and calls the Reader method, which makes
+ * the message with the field's path, only for a value that fails (a path
+ * string per number would cost more than the whole parse).
+ */
+export const isFiniteNumber = (v: Json | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+export const isCount = (v: Json | undefined): v is number => typeof v === 'number' && v >= 0 && Number.isInteger(v);
+export const isDuration = (v: Json | undefined): v is number => typeof v === 'number' && v >= 0 && v <= MAX_PLAUSIBLE_REQUEST_S;
+
 /** Field accessors that fail with the field's path. */
 export class Reader {
   constructor(readonly file: string) {}
@@ -227,9 +238,12 @@ export class Reader {
   }
 }
 
-/** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
-export function chunkTimesFromGaps(firstT: number, gaps: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(gaps.length + 1);
+/**
+ * Prefix sums: the time of each chunk from the first chunk's time and the
+ * gaps after it, in `out` when given (gaps.length + 1 long: a view of one
+ * buffer a reader holds for all its requests).
+ */
+export function chunkTimesFromGaps(firstT: number, gaps: ArrayLike<number>, out: Float64Array = new Float64Array(gaps.length + 1)): Float64Array {
   out[0] = firstT;
   let t = firstT;
   for (let k = 0; k < gaps.length; k++) {

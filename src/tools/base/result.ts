@@ -75,6 +75,13 @@ export interface ImportResult {
    * `last_token_iteration`); null elsewhere — read it from chunkTimes.
    */
   lastTokenT: (number | null)[] | null;
+  /**
+   * The tokenizer the records' outputTokens were counted with, when it is not
+   * the model's own: `llama-2` for LLMPerf's files (its Llama 2 tokenizer's
+   * count of the text). Such counts are the tool's own already, so no
+   * conversion into them (`--llama2-inflation`) applies. Absent: the model's tokens.
+   */
+  outputTokenizer?: 'llama-2';
   /** The tool's own aggregates found in the file (for side-by-side comparison), keyed by the tool's name. */
   reported: Record<string, Reported>;
   /** When the file keeps only a sample of the requests the tool measured (GuideLLM's sample_requests): how many successful requests the tool counted. */

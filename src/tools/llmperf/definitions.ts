@@ -36,10 +36,17 @@ function checkInflation(x: number): void {
   if (!(x > 0) || !Number.isFinite(x)) throw new RangeError(`invalid llama2Inflation: ${x} (a positive ratio, e.g. measured Llama-2 ÷ model tokens)`);
 }
 
-/** LLMPerf `ttft_s` = first content chunk − start. */
+/**
+ * LLMPerf `ttft_s` = first content chunk − start. A stream with no content is
+ * not an error (HTTP 200, no error object, so `error_code` stays None):
+ * `ttft` keeps its initial 0 (openai_chat_completions_client.py @f1d6bed: set
+ * to 0 at 36, only on a content chunk at 92–94, written at 113), and the
+ * summary, which drops only rows with an error code (token_benchmark_ray.py
+ * 218), takes that 0 into the mean and the quantiles.
+ */
 export function llmperfTtft(r: RequestRecord): Maybe {
   const f = firstChunkT(r);
-  return f === null ? none('no content chunk arrived') : some(f - r.sendT);
+  return some(f === null ? 0 : f - r.sendT);
 }
 
 /** LLMPerf `end_to_end_latency_s` = `total_request_time`, after the stream closes (finishT − start). */
@@ -72,11 +79,16 @@ export function llmperfOutputTokens(r: RequestRecord, llama2Inflation: number): 
  * `Σ time_to_next_token / tokens_received = (last content chunk − start) / N_messages`:
  * the TTFT is included and the divisor is the number of SSE data messages,
  * not a token count (docs/definitions.md).
+ *
+ * A stream with no content leaves `time_to_next_token` empty, so its sum is 0
+ * (the client, 112), and token_benchmark_ray.py (f1d6bed 120–123; the same branch in every
+ * version since 1eac866) either divides that 0 or sets the latency to 0: the
+ * request's value is 0, and it counts in the mean like any other.
  */
 export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMessages?: number } = {}): Maybe {
   const l = lastChunkT(r);
   const m = llmperfMessages(r, opts.nonContentMessages ?? 1);
-  if (l === null) return none('no content chunk arrived');
+  if (l === null) return some(0); // no content: 0, not left out
   if (m === null) return none('no chunk times: the message count is unknown');
   return some((l - r.sendT) / m);
 }
@@ -91,8 +103,9 @@ export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMes
 export function llmperfInterTokenLatencyArticle(r: RequestRecord, llama2Inflation: number): Maybe {
   const l = lastChunkT(r);
   const L = llmperfOutputTokens(r, llama2Inflation);
-  if (l === null) return none('no content chunk arrived');
-  if (!L) return none('0 output tokens');
+  // no content, or a count of 0: `else: INTER_TOKEN_LAT = 0` (see llmperfInterTokenLatency)
+  if (l === null || L === 0) return some(0);
+  if (L === null) return none('output token count unknown');
   return some((l - r.sendT) / L);
 }
 
@@ -190,7 +203,8 @@ export function llmperfRequestOutputThroughputBeforeAfd137a(r: RequestRecord, op
 export function llmperfInterTokenLatencyPerToken(r: RequestRecord): Maybe {
   const l = lastChunkT(r);
   const L = r.outputTokens;
-  if (l === null) return none('no content chunk arrived');
-  if (!L) return none('0 output tokens');
+  // no content, or a count of 0: `else: INTER_TOKEN_LAT = 0` (see llmperfInterTokenLatency)
+  if (l === null || L === 0) return some(0);
+  if (L === null) return none('output token count unknown');
   return some((l - r.sendT) / L);
 }

@@ -161,6 +161,7 @@ function importIndividual(r: Reader, doc: Json[]): Imported {
     notes,
     clock: 'none shared: each request starts at t = 0 on its own clock',
     lastTokenT: null,
+    outputTokenizer: 'llama-2',
     reported,
     failures,
   };
@@ -208,6 +209,7 @@ function importSummary(r: Reader, doc: JsonObject): Imported {
       : [],
     clock: 'none (aggregates only)',
     lastTokenT: null,
+    outputTokenizer: 'llama-2',
     reported,
     failures,
     ...(typeof doc.results_num_completed_requests === 'number' ? { completed: { key: 'results_num_completed_requests', value: doc.results_num_completed_requests, unit: 'requests' } } : {}),

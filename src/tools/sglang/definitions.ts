@@ -30,25 +30,57 @@ function firstTextChunkT(r: RequestRecord): number | null {
   return null;
 }
 
-/** SGLang TTFT: first chunk with text − st (s). serving.py. */
+/**
+ * Which of SGLang's request functions measured the run (serving.py
+ * `ASYNC_REQUEST_FUNCS`): `sglang` the native `/generate` one
+ * (`async_request_sglang_generate`, `--backend sglang`, the default),
+ * `openai` the completions one (`async_request_openai_completions`:
+ * `sglang-oai`, `vllm`, `lmdeploy`), `openai-chat` the chat one
+ * (`async_request_openai_chat_completions`: the `*-chat` backends).
+ */
+export type SglangBackend = 'sglang' | 'openai' | 'openai-chat';
+
+/**
+ * SGLang TTFT: first chunk with text − st (s). A stream with no text still
+ * succeeds (`output.success = True` after the loop, in every request
+ * function), so its `ttft` stays at the initial 0.0 and `calculate_metrics`
+ * appends that 0 to `ttfts` (serving.py @00f9ec472ffe).
+ */
 export function sglangTtft(r: RequestRecord): Maybe {
   const f = firstTextChunkT(r);
-  return f === null ? none('no output chunk arrived') : some(f - r.sendT);
+  return some(f === null ? 0 : f - r.sendT);
 }
 
-/** SGLang E2E: time of the last SSE line of any kind − st (s) = record.finishT − sendT. serving.py. */
+/**
+ * SGLang E2E: time of the last SSE line of any kind − st (s) = record.finishT − sendT:
+ * `latency` is taken on every line, with text or not. serving.py.
+ */
 export function sglangE2e(r: RequestRecord): Maybe {
-  return firstChunkT(r) === null ? none('no output chunk arrived') : some(r.finishT - r.sendT);
+  return some(r.finishT - r.sendT);
 }
 
-/** SGLang output_len: `usage.completion_tokens` if the server sent usage, else the **requested** length. */
-export function sglangOutputLen(r: RequestRecord): number | null {
+/**
+ * SGLang output_len: `usage.completion_tokens` if the server sent usage, else
+ * the **requested** length. The completions and native functions read the
+ * count only inside a chunk with text (`output_len = ...` under
+ * `if data["choices"][0]["text"]:` / `if "text" in data and data["text"]:`),
+ * so a stream with no text keeps the requested length whatever the server
+ * counted; the chat function reads `usage` from every chunk before looking
+ * at `choices` (serving.py @00f9ec472ffe). A record does not say in which
+ * chunk its count arrived: where there was text, it is taken as read.
+ */
+export function sglangOutputLen(r: RequestRecord, backend: SglangBackend = 'openai'): number | null {
+  if (backend !== 'openai-chat' && firstTextChunkT(r) === null) return r.requestedOutputTokens ?? null;
   return r.outputTokens ?? r.requestedOutputTokens ?? null;
 }
 
-/** SGLang TPOT: `(latency − ttft)/(output_len − 1)` for output_len > 1 (latency ends at the last line). serving.py `calculate_metrics`. */
-export function sglangTpot(r: RequestRecord): Maybe {
-  const n = sglangOutputLen(r);
+/**
+ * SGLang TPOT: `(latency − ttft)/(output_len − 1)` for output_len > 1 (latency
+ * ends at the last line). serving.py `calculate_metrics`. A stream with no
+ * text has ttft 0, so its TPOT is latency/(output_len − 1).
+ */
+export function sglangTpot(r: RequestRecord, backend: SglangBackend = 'openai'): Maybe {
+  const n = sglangOutputLen(r, backend);
   const e = sglangE2e(r);
   const t = sglangTtft(r);
   if (e.value === null) return e;
@@ -68,7 +100,7 @@ export function sglangTpot(r: RequestRecord): Maybe {
  * chunk's gap evenly over the k tokens it carried, `gap/k` repeated k times
  * (`adjust_itl`). Without per-chunk token counts every chunk carried text.
  */
-export function sglangItls(r: RequestRecord, backend: 'openai' | 'sglang' = 'openai'): number[] {
+export function sglangItls(r: RequestRecord, backend: SglangBackend = 'openai'): number[] {
   const c = r.chunkTimes;
   const tk = r.chunkTokens;
   if (!c || !tk) return chunkGaps(r);
@@ -77,7 +109,7 @@ export function sglangItls(r: RequestRecord, backend: 'openai' | 'sglang' = 'ope
   for (let k = 0; k < c.length; k++) {
     if (tk[k] === 0) continue;
     if (prev !== null) {
-      if (backend === 'openai') out.push(c[k] - prev);
+      if (backend !== 'sglang') out.push(c[k] - prev);
       // a negative count (a server's cumulative count going back) adds no gap but moves the clock, as `[x] * k` does
       else for (let j = 0; j < tk[k]; j++) out.push((c[k] - prev) / tk[k]);
     }
@@ -114,13 +146,13 @@ export interface SglangMetrics {
 }
 
 /** SGLang's TPOT statistics as it prints them (ms, p90/p95/p99): {@link sglangTpot} of every successful request that has one. */
-export function sglangTpotSummary(run: BenchmarkRun): Summary {
-  const c = collect(successful(run), sglangTpot);
+export function sglangTpotSummary(run: BenchmarkRun, backend: SglangBackend = 'openai'): Summary {
+  const c = collect(successful(run), (r) => sglangTpot(r, backend));
   return summarize(c.values, { unit: 'ms', percents: [90, 95, 99], excluded: c.excluded });
 }
 
 /** What SGLang prints: mean/median/std and fixed p90/p95/p99 (numpy linear, population std), ms. */
-export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 'sglang' } = {}): SglangMetrics {
+export function sglangMetrics(run: BenchmarkRun, opts: { backend?: SglangBackend } = {}): SglangMetrics {
   const percents = [90, 95, 99];
   const recs = successful(run);
   const ms = (f: (r: RequestRecord) => Maybe) => {
@@ -130,7 +162,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
   const backend = opts.backend ?? 'openai';
   let itls: ArrayLike<number>;
   // with every chunk carrying text, the OpenAI backends' ITL is the shared pooled series of chunk gaps
-  if (backend === 'openai' && !recs.some((r) => r.chunkTokens?.includes(0))) itls = pooledChunkGaps(run);
+  if (backend !== 'sglang' && !recs.some((r) => r.chunkTokens?.includes(0))) itls = pooledChunkGaps(run);
   else {
     const all: number[] = [];
     for (const r of recs) for (const g of sglangItls(r, backend)) all.push(g);
@@ -142,7 +174,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
   let e2eSum = 0;
   for (const r of recs) {
     inp += r.inputTokens;
-    out += sglangOutputLen(r) ?? 0;
+    out += sglangOutputLen(r, backend) ?? 0;
     e2eSum += sglangE2e(r).value ?? 0;
   }
   const maxItl = largest(itls);
@@ -150,7 +182,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: 'openai' | 's
     durationS: D,
     completed: recs.length,
     ttft: ms(sglangTtft),
-    tpot: sglangTpotSummary(run),
+    tpot: sglangTpotSummary(run, backend),
     itl: summarize(itls, { unit: 'ms', percents }),
     e2eLatency: ms(sglangE2e),
     maxItlMs: itls.length ? maxItl * 1000 : null,
