@@ -1,16 +1,31 @@
 /**
  * §0 / Table 4: the simulator's constants as numbers the prose can cite, and
  * the roofline's sanity checks (batch-one decode, a 1k prefill, a full step
- * of eight 1k prompts).
+ * of eight 1k prompts), with the two sides of the roofline for a decode step
+ * and a prefill chunk, which say which side limits each.
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { CONSTANTS_TABLE, defaultServerConfig, stepTime } from '../src/sim/index.ts';
+import { CONSTANTS_TABLE, defaultServerConfig, roofline, stepTime, stepTimeOf } from '../src/sim/index.ts';
+import type { ServerConfig } from '../src/sim/index.ts';
 import { num } from './lib/measure.ts';
 import type { NumberValue } from '../src/pipeline/types.ts';
 
 const config = { decodeContext: 1024, prompt: 1024, promptsPerStep: 8 };
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+
+/**
+ * The arithmetic time and the memory time of one step (s), without the fixed
+ * overhead: the model's own step time with the other side made free, so the
+ * formula stays in one place (src/sim/roofline.ts).
+ */
+function sides(cfg: ServerConfig, ...step: [number, number, number, number, number]): { compute: number; memory: number } {
+  const r = roofline(cfg);
+  return {
+    compute: stepTimeOf({ ...r, overhead: 0, byteRate: Infinity }, ...step),
+    memory: stepTimeOf({ ...r, overhead: 0, flopRate: Infinity }, ...step),
+  };
+}
 
 export default defineExperiment({
   id: 'constants',
@@ -34,6 +49,20 @@ export default defineExperiment({
     numbers['check.prefill_1k_ms'] = num(1000 * prefill, 'ms');
     numbers['check.full_step_ms'] = num(1000 * full, 'ms');
     numbers['check.full_step_tok_per_s'] = num((k * L) / full, 'tok/s');
+    // Which side of the roofline limits a step: a decode of one request and of as many as the KV cache holds at the same context, and the 1k prefill.
+    const ctx = c.decodeContext;
+    const blocks = Math.floor(cfg.kvCapacityTokens / cfg.blockSize);
+    const n = Math.min(cfg.maxNumSeqs, Math.floor(blocks / Math.ceil((ctx + 1) / cfg.blockSize)));
+    const decodeOne = sides(cfg, 1, 1, ctx + 1, 0, ctx);
+    const decodeFull = sides(cfg, n, n, n * (ctx + 1), 0, n * ctx);
+    const prefillSides = sides(cfg, L, 1, 0, (L * (L + 1)) / 2, 0);
+    numbers['check.decode_batch1_compute_ms'] = num(1000 * decodeOne.compute, 'ms');
+    numbers['check.decode_batch1_memory_ms'] = num(1000 * decodeOne.memory, 'ms');
+    numbers['check.decode_cache_full_batch'] = num(n, 'requests');
+    numbers['check.decode_cache_full_compute_ms'] = num(1000 * decodeFull.compute, 'ms');
+    numbers['check.decode_cache_full_memory_ms'] = num(1000 * decodeFull.memory, 'ms');
+    numbers['check.prefill_1k_compute_ms'] = num(1000 * prefillSides.compute, 'ms');
+    numbers['check.prefill_1k_memory_ms'] = num(1000 * prefillSides.memory, 'ms');
     numbers['kv_per_token_kib'] = num(cfg.model.kvBytesPerToken / 1024, 'KiB');
     numbers['weights_streamed_gb'] = num(cfg.model.streamedWeightBytes / 1e9, 'GB');
     numbers['peak_tflops'] = num(cfg.hw.peakFlops / 1e12, 'TFLOP/s');

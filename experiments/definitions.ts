@@ -8,7 +8,7 @@
  * experiment (Llama 2 ÷ Llama 3 count on English technical docs).
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { defaultServerConfig, fixedLengths, simulate, type ServerConfig } from '../src/sim/index.ts';
+import { defaultServerConfig, fixedLengths, simulate, type ServerConfig, type StepView } from '../src/sim/index.ts';
 import { fromSimResult, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
 import { num, pctNum, configNumbers } from './lib/measure.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
@@ -26,12 +26,12 @@ export const config = {
 
 
 /** The run and every definition on it, with LLMPerf's Llama 2 count taken as the model's own (inflation 1). */
-export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServerConfig()): { rows: SpeedRow[]; numbers: Record<string, NumberValue> } {
+export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServerConfig(), watch?: (v: StepView) => void): { rows: SpeedRow[]; numbers: Record<string, NumberValue> } {
   const r = simulate(
     cfg,
     { isl: fixedLengths(c.prompts, c.isl), osl: fixedLengths(c.prompts, c.osl) },
     { kind: 'closed', slots: c.users },
-    { recordTokens: true },
+    { recordTokens: true, ...(watch ? { onStep: watch } : {}) },
   );
   const tt = r.tokenTimes!;
   const gaps: number[] = [];

@@ -7,7 +7,7 @@
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
 import type { DataOf } from '../src/pipeline/types.ts';
-import { defaultServerConfig, inferencexLengths, simulate, stepTime } from '../src/sim/index.ts';
+import { defaultServerConfig, inferencexLengths, simulate, stepTime, type StepView } from '../src/sim/index.ts';
 import { percentileWithInterval } from '../src/stats/index.ts';
 import { closedLoopLittle, meanOf, median, num, overSeeds, pctNum, percentileOverSeeds, seedList, ttftMs, configNumbers } from './lib/measure.ts';
 import { medianRun } from './lib/representative.ts';
@@ -49,12 +49,13 @@ interface JobResult extends Params {
   littleRatio: number;
 }
 
-export function runOne(c: Config, p: Params, rng: import('../src/rng/index.ts').Rng, cfg = defaultServerConfig()): JobResult {
+/** `watch` sees every engine step too (the sensitivity study reads the KV pool's peak from it). */
+export function runOne(c: Config, p: Params, rng: import('../src/rng/index.ts').Rng, cfg = defaultServerConfig(), watch?: (v: StepView) => void): JobResult {
   const n = p.slots * p.multiplier;
   const isl = inferencexLengths(rng.fork('isl'), n, c.isl, c.rangeRatio);
   const osl = inferencexLengths(rng.fork('osl'), n, c.osl, c.rangeRatio);
   const log = new StepLog();
-  const r = simulate(cfg, { isl, osl }, { kind: 'closed', slots: p.slots }, { onStep: log.onStep });
+  const r = simulate(cfg, { isl, osl }, { kind: 'closed', slots: p.slots }, { onStep: watch ? (v) => (log.onStep(v), watch(v)) : log.onStep });
   const all = ttftMs(r);
   const after = ttftMs(r, p.slots);
   const isFigure = p.slots === c.figure.slots && p.multiplier === c.figure.multiplier;

@@ -13,6 +13,7 @@ import {
   inferencexLengths,
   simulate,
   type ServerConfig,
+  type StepView,
   vllmRangeBounds,
   vllmRangeLengths,
 } from '../src/sim/index.ts';
@@ -54,12 +55,12 @@ function cohortSizes(sendT: Float64Array, from: number): number[] {
   return [...counts.values()];
 }
 
-/** One closed-loop run of the metronome: steady-state TTFT and cohorts. Exported for the sensitivity study. */
-export function metronomeRun(c: Config, p: Params, rng: Rng, cfg: ServerConfig = defaultServerConfig()): Result {
+/** One closed-loop run of the metronome: steady-state TTFT and cohorts. Exported for the sensitivity study, whose `watch` sees every engine step. */
+export function metronomeRun(c: Config, p: Params, rng: Rng, cfg: ServerConfig = defaultServerConfig(), watch?: (v: StepView) => void): Result {
   const n = c.slots * c.multiplier;
   const isl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(rng.fork('isl'), n, c.length, c.rangeRatio);
   const osl = p.lengths === 'fixed' ? fixedLengths(n, c.length) : inferencexLengths(rng.fork('osl'), n, c.length, c.rangeRatio);
-  const r = simulate(cfg, { isl, osl }, { kind: 'closed', slots: c.slots });
+  const r = simulate(cfg, { isl, osl }, { kind: 'closed', slots: c.slots }, watch ? { onStep: watch } : {});
   const steady = ttftMs(r, c.slots);
   const sizes = cohortSizes(r.sendT, c.slots);
   return {

@@ -8,7 +8,7 @@
  * which 90% of requests meet them (clock from due).
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { defaultServerConfig, poissonTimes, simulate, type ServerConfig } from '../src/sim/index.ts';
+import { defaultServerConfig, poissonTimes, simulate, type ServerConfig, type StepView } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { inferencexLengths } from '../src/sim/index.ts';
 import { num, pctNum, configNumbers, overSeeds, percentileOverSeeds, seedList, tpotS } from './lib/measure.ts';
@@ -48,13 +48,13 @@ export interface CappedRun {
   duration: number;
 }
 
-/** One capped run: Poisson at `rate` behind a FIFO semaphore of `cap`. Exported for the sensitivity study. */
-export function cappedRun(rate: number, cap: number, n: number, seed: number, cfg: ServerConfig = defaultServerConfig()): CappedRun {
+/** One capped run: Poisson at `rate` behind a FIFO semaphore of `cap`. Exported for the sensitivity study, whose `watch` sees every engine step. */
+export function cappedRun(rate: number, cap: number, n: number, seed: number, cfg: ServerConfig = defaultServerConfig(), watch?: (v: StepView) => void): CappedRun {
   const rng = createRng(seed).fork(`capped-${n}`);
   const times = poissonTimes(rng.fork('arrivals'), n, rate);
   const isl = inferencexLengths(rng.fork('isl'), n, SWEEP.isl, SWEEP.rangeRatio);
   const osl = inferencexLengths(rng.fork('osl'), n, SWEEP.osl, SWEEP.rangeRatio);
-  const r = simulate(cfg, { isl, osl }, { kind: 'capped', times, cap });
+  const r = simulate(cfg, { isl, osl }, { kind: 'capped', times, cap }, watch ? { onStep: watch } : {});
   const f = (fn: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => fn(i));
   // vLLM's benchmark duration: from the first request's generation to the last completion.
   const duration = r.makespan - r.dueT[0];

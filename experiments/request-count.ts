@@ -70,6 +70,9 @@ const experiment = defineExperiment({
       numbers[`x${m}.mean_after_wave_min_ms`] = num(Math.min(...after), 'ms', g.length);
       numbers[`x${m}.mean_after_wave_max_ms`] = num(Math.max(...after), 'ms', g.length);
       numbers[`x${m}.wave_share_pct`] = num(100 / m, '%');
+      // How much of the whole-run mean's climb from the fewest to the most users the first wave accounts for: the climb left without it, against the climb with it.
+      const [lo, hi] = [Math.min(...c.concurrency), Math.max(...c.concurrency)].map((s) => g.find((r) => r.slots === s)!);
+      numbers[`x${m}.climb_from_wave_pct`] = num(100 * (1 - (hi.meanAfterMs - lo.meanAfterMs) / (hi.meanAllMs - lo.meanAllMs)), '%');
     }
     // Steady state at each concurrency: the mean after the wave in the longest run.
     const longest = Math.max(...c.multipliers);

@@ -7,7 +7,7 @@
  * numbers of those experiments.
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { withOverrides, type ServerOverrides } from '../src/sim/index.ts';
+import { withOverrides, type ServerOverrides, type StepView } from '../src/sim/index.ts';
 import { createRng } from '../src/rng/index.ts';
 import { linearPercentile } from '../src/stats/index.ts';
 import { speedRange } from '../src/metrics/index.ts';
@@ -49,22 +49,27 @@ const experiment = defineExperiment({
   runJob(c, p: Params, ctx) {
     const cfg = withOverrides(p.overrides);
     const seed = p.seed;
+    // The KV pool's fullest step over the runs below (in blocks): how close these effects come to needing the pool's size.
+    let peakBlocks = 0;
+    const watch = (v: StepView) => {
+      if (v.usedBlocks > peakBlocks) peakBlocks = v.usedBlocks;
+    };
     // 1. First wave: p99 of the whole run ÷ p99 without the wave.
-    const w = firstWaveRun(waveConfig, { slots: 64, multiplier: waveConfig.multiplier, seed }, createRng(seed), cfg);
+    const w = firstWaveRun(waveConfig, { slots: 64, multiplier: waveConfig.multiplier, seed }, createRng(seed), cfg, watch);
     // 2. Coordinated omission behind a cap of 64 at this server's own 64-slot capacity.
     const o = c.omission;
     const capacity = closedPoint(o.cap, cfg).rate;
     const p99 = (load: number) => {
-      const run = cappedRun((capacity * load) / 100, o.cap, o.requests, seed, cfg);
+      const run = cappedRun((capacity * load) / 100, o.cap, o.requests, seed, cfg, watch);
       return { send: linearPercentile(run.ttftSendMs, 0.99), due: linearPercentile(run.ttftDueMs, 0.99) };
     };
     const at = p99(o.loadPct);
     const low = p99(o.lowPct);
     const high = p99(o.highPct);
     // 3. Definitions (no random draws: once per variant; LLMPerf's factor applied in combine). 4. Metronome.
-    const defs = seed === c.seeds[0] ? definitionsRun(defsConfig, cfg).rows : null;
-    const fixed = metronomeRun(metroConfig, { lengths: 'fixed', seed }, createRng(seed), cfg);
-    const ranged = metronomeRun(metroConfig, { lengths: 'ranged', seed }, createRng(seed), cfg);
+    const defs = seed === c.seeds[0] ? definitionsRun(defsConfig, cfg, watch).rows : null;
+    const fixed = metronomeRun(metroConfig, { lengths: 'fixed', seed }, createRng(seed), cfg, watch);
+    const ranged = metronomeRun(metroConfig, { lengths: 'ranged', seed }, createRng(seed), cfg, watch);
     ctx.progress(1, 1);
     return {
       id: p.id,
@@ -75,6 +80,7 @@ const experiment = defineExperiment({
       defsRows: defs,
       metronomeX: fixed.medianMs / ranged.medianMs,
       capacity,
+      peakKvTokens: peakBlocks * cfg.blockSize,
     };
   },
   combine(c, results, deps) {
@@ -96,6 +102,7 @@ const experiment = defineExperiment({
       n[`${variant.id}.definitions_spread_x`] = num(hi / lo, '×');
       n[`${variant.id}.metronome_x`] = nv.metronome;
       n[`${variant.id}.capacity64_req_per_s`] = num(g[0]!.capacity, 'req/s');
+      n[`${variant.id}.peak_kv_tokens`] = overSeeds(g.map((r) => r.peakKvTokens), 'tokens');
       return {
         id: variant.id,
         label: variant.label,

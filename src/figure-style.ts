@@ -46,3 +46,23 @@ export const SHADES = {
   strong: '#3b6ea5',
   pale: '#a9c1da',
 } as const;
+
+/** The two layouts a page draws a figure in: the article's frame, or the phone's. */
+export type Layout = 'wide' | 'narrow';
+
+/**
+ * Plot options for a figure's frame in `layout`: the article's width, or the
+ * phone's, whose text and margins grow by NARROW_FONT / PLOT_FONT (as the
+ * pipeline's narrow figures) so its smallest text is legible at phone width.
+ */
+export function figureFrame(layout: Layout, margins: { top: number; right: number; bottom: number; left: number }): Record<string, unknown> {
+  const k = layout === 'narrow' ? NARROW_FONT / PLOT_FONT : 1;
+  return {
+    width: layout === 'narrow' ? NARROW_WIDTH : FIGURE_WIDTH,
+    marginTop: Math.round(margins.top * k),
+    marginRight: Math.round(margins.right * k),
+    marginBottom: Math.round(margins.bottom * k),
+    marginLeft: Math.round(margins.left * k),
+    ...(layout === 'narrow' ? { style: { fontSize: `${NARROW_FONT}px` } } : {}),
+  };
+}

@@ -17,6 +17,7 @@ import { main } from '../src/cli.ts';
 import { auditFile } from '../src/audit/file.ts';
 import { importChecked } from '../src/importers/metrics-input.ts';
 import { FINDING_IDS } from '../src/audit/index.ts';
+import { MIN_FIGURE_TEXT, pageLayout } from './helpers/page-layout.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = process.env.STOPWATCHES_DIST ?? join(ROOT, 'dist');
@@ -25,6 +26,9 @@ const REAL = join(ROOT, '..', 'shared', 'real-results');
 const AIPERF = join(REAL, 'aiperf', 'aiperf-examples-run1_profile_export.jsonl');
 const VLLM = join(REAL, 'vllm', 'lambdalabs-llama3-8b-h100-len2048.json');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The widths the site's pages are held at (as test/site-browser.test.ts): a laptop, and a phone. */
+const WIDE = 1280;
+const PHONE = 390;
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 interface Watch {
@@ -48,7 +52,7 @@ describe('the audit pages in a browser', () => {
   });
 
   async function open(file: string): Promise<{ page: Page; watch: Watch }> {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: WIDE, height: 800 } });
     const watch: Watch = { errors: [], foreign: [] };
     page.on('console', (m) => m.type() === 'error' && watch.errors.push(m.text()));
     page.on('pageerror', (e) => watch.errors.push(String(e)));
@@ -105,6 +109,11 @@ describe('the audit pages in a browser', () => {
     expect(watch.foreign).toEqual([]);
     expect(watch.errors).toEqual([]);
     await page.close();
+    // and no axe-core violation: axe is injected past the page's own policy, which forbids every script
+    const bare = await browser.newPage({ bypassCSP: true, viewport: { width: WIDE, height: 800 } });
+    await bare.goto(pathToFileURL(out).href);
+    expect((await pageLayout(bare, WIDE, 'figure.audit-figure')).axe).toEqual([]);
+    await bare.close();
   });
 
   it('the site page audits a dropped file and a picked one in the browser, with no request leaving it', async () => {
@@ -123,6 +132,18 @@ describe('the audit pages in a browser', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0].findings).toEqual(expected);
     for (const f of runs[0].figures) expect(f.marks, f.key!).toBeGreaterThan(10);
+    // the page with a run drawn is held to the site's checks, on a laptop and on a phone (the phone's figures)
+    const wide = await pageLayout(page, WIDE, 'figure.audit-figure');
+    await page.setViewportSize({ width: PHONE, height: 844 });
+    const phone = await pageLayout(page, PHONE, 'figure.audit-figure');
+    await page.setViewportSize({ width: WIDE, height: 800 });
+    for (const l of [wide, phone]) {
+      expect(l.axe, `axe at ${l.width} px`).toEqual([]);
+      expect(l.overlaps, `overlaps at ${l.width} px`).toEqual([]);
+      expect(l.widening, `widening at ${l.width} px`).toEqual([]);
+    }
+    expect(phone.figureText.map((f) => f.key)).toEqual(['ttft', 'in-flight', 'throughput']);
+    expect(phone.figureText.filter((f) => f.px < MIN_FIGURE_TEXT).map((f) => `${f.key}: ${f.px.toFixed(1)} px`)).toEqual([]);
     // the file input: a vLLM result picked from disk
     await page.setInputFiles('#audit-file', VLLM);
     await page.waitForFunction(() => document.querySelector('.audit-run code')?.textContent?.includes('lambdalabs'));

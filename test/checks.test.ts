@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { parseHTML } from 'linkedom';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, within } from '../src/claims/predicates.ts';
+import { about, above, atLeast, atMost, below, between, every, greater, kOfN, less, monotone, ratioAtLeast, within } from '../src/claims/predicates.ts';
 import { evaluateAll, evaluateClaim, failureLine, fillText, seedsText, serializeClaims, type NumberEntry } from '../src/claims/evaluate.ts';
 import { sha256 } from '../src/fs/hash.ts';
 import { linearPercentile } from '../src/stats/index.ts';
@@ -228,7 +228,7 @@ describe('claims and the spread over seeds', () => {
     const r = evaluateClaim(claim, 's', { a: seeded([9, 12, 13, 14]), b: seeded([10, 10, 10, 10]) });
     expect(r.status).toBe('holds');
     expect(r.seeds).toMatchObject({ seeds: 4, holds: 3 });
-    expect(r.seeds!.worstSlack).toBeCloseTo(-0.1);
+    expect(r.seeds && 'worstSlack' in r.seeds ? r.seeds.worstSlack : null).toBeCloseTo(-0.1);
     // A number without per-seed values (a setting) is read at its value in every seed.
     expect(evaluateClaim(claim, 's', { a: seeded([9, 12, 13, 14]), b: n(10) }).seeds).toMatchObject({ seeds: 4, holds: 3 });
   });
@@ -243,6 +243,17 @@ describe('claims and the spread over seeds', () => {
     expect(r).toMatchObject({ status: 'holds', numbers: [{ id: 'a@median', value: 12.5 }, { id: 'b', value: 10 }] });
     expect(r.seeds).toMatchObject({ seeds: 4, holds: 3, byMedian: true });
     expect(seedsText(r)).toBe('by the median; holds in 3 of 4 seeds');
+  });
+  it('a claim that sets a number against parts of its own spread is about the distribution: no per-seed verdict', () => {
+    // "The latest run came more than twice as late as the median one": one seed's value against the extremes of all is no verdict of that seed.
+    const shape = { id: 'w', says: 'the largest is over twice the median', check: ratioAtLeast('a@seeds-max', 'a@median', 2) };
+    const r = evaluateClaim(shape, 's', { a: seeded([1, 2, 3, 9]) });
+    expect(r.status).toBe('holds');
+    expect(r.seeds).toEqual({ seeds: 4, ofSpread: true });
+    expect(seedsText(r)).toBe('about the spread over 4 seeds; no per-seed verdict');
+    // A part of one number's spread beside another number read by seed keeps the per-seed verdict.
+    const mixed = { id: 'v', says: 'a by the median exceeds b’s largest', check: greater('a@median', 'b@seeds-max') };
+    expect(evaluateClaim(mixed, 's', { a: seeded([9, 12, 13, 14]), b: seeded([8, 9, 10, 11]) }).seeds).toMatchObject({ seeds: 4, holds: 3, byMedian: true });
   });
   it('a claim marked as the article’s and contradicted turns `stale` (and stops the build) once it holds', () => {
     const marked = { ...claim, contradicts: { article: 'a exceeded b' } };

@@ -279,6 +279,18 @@ describe('stopwatches metrics under bad input and options', () => {
     expect(v.code, v.err).toBe(0);
   });
 
+  // ray-project/llmperf @ 1eac866 (before afd137a) openai_chat_completions_client.py 104, 115: request_output_throughput_token_per_s is
+  // `tokens_received / total_request_time`, SSE messages over latency; afd137a token_benchmark_ray.py 116 made it number_output_tokens / e2e
+  it('an LLMPerf file written before afd137a gets no token-based throughput under that name: it counted messages then', async () => {
+    const o = JSON.parse((await cli(['metrics', join(REAL, 'llmperf', 'leaderboard-lepton_70b_individual_responses.json'), '--json'])).out);
+    const speed = (o.rows as Row[]).find((x) => x.tool === 'llmperf' && x.metric === 'per-user speed: request_output_throughput_token_per_s')!;
+    expect(speed.value).toBeNull();
+    expect(speed.note).toBe('before afd137a this is SSE messages / e2e, and the file keeps no message count');
+    // a later file keeps its token-based value
+    const later = JSON.parse((await cli(['metrics', join(FIX, 'llmperf_individual_responses.json'), '--json'])).out);
+    expect((later.rows as Row[]).find((x) => x.tool === 'llmperf' && x.metric === 'per-user speed: request_output_throughput_token_per_s')!.value).toBeGreaterThan(0);
+  });
+
   it('the grouped table folds refused rows into one line per reason', async () => {
     const r = await cli(['metrics', join(FIX, 'llmperf_individual_responses.json')]);
     expect(r.code).toBe(0);

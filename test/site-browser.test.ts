@@ -20,20 +20,16 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createRequire } from 'node:module';
+import { MIN_FIGURE_TEXT, pageLayout, type Layout } from './helpers/page-layout.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-/** axe-core's browser build, injected into each page (the version is pinned in package.json). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The widths every page is held at: a laptop, and a phone. */
 const WIDE = 1280;
 const PHONE = 390;
-/** Smallest figure text a phone may show, in CSS pixels. */
-const MIN_FIGURE_TEXT = 11;
 /** The sub-path the site is served from in these tests. */
 const PREFIX = '/some/sub-path/';
 
@@ -76,70 +72,6 @@ interface FigureInfo {
   marks: number; caption: string; png: string; width: number; pngStatus?: number; pngType?: string;
 }
 
-/** What a reader on one screen width would hit: overlaps, sideways growth, small figure text, axe's violations. */
-interface Layout {
-  width: number;
-  overlaps: string[];
-  widening: string[];
-  /** Smallest figure text shown, CSS px, per figure. */
-  figureText: { key: string | null; px: number }[];
-  axe: string[];
-}
-
-/**
- * Runs in the page. Boxes that must not overlap: the contents column, and the
- * blocks of the main column (figures, tables, code, notes, paragraphs, lists,
- * headings), each pair unless one holds the other. Sideways growth: the
- * document wider than the window, and the elements that reach past it outside
- * any scroller. Figure text: each visible figure's smallest text as drawn
- * (its font size times the SVG's scale).
- */
-function measureLayout(): Omit<Layout, 'width' | 'axe'> {
-  const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className.trim().split(/\s+/).join('.')}` : ''}`;
-  // A closed disclosure's content keeps a box in Chromium but is not shown.
-  const visible = (e: Element) => {
-    const r = e.getBoundingClientRect();
-    const closed = e.closest('details:not([open])');
-    return r.width > 0 && r.height > 0 && (!closed || (closed !== e && !!e.closest('summary')));
-  };
-  const boxes = [...document.querySelectorAll('.toc, main figure.fig, main .table-wrap, main pre, main .fn-note, main .note, main blockquote, main p, main ul, main ol, main dl, main h2, main h3, main details')].filter(visible);
-  const overlaps: string[] = [];
-  const rects = boxes.map((e) => e.getBoundingClientRect());
-  for (let i = 0; i < boxes.length; i++) {
-    for (let j = i + 1; j < boxes.length; j++) {
-      const a = boxes[i]!;
-      const b = boxes[j]!;
-      if (a.contains(b) || b.contains(a)) continue;
-      const r = rects[i]!;
-      const q = rects[j]!;
-      const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
-      const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
-      if (w > 1 && h > 1) overlaps.push(`${name(a)} and ${name(b)} overlap by ${Math.round(w)}×${Math.round(h)} px`);
-    }
-  }
-  const widening: string[] = [];
-  const doc = document.documentElement;
-  if (doc.scrollWidth > window.innerWidth) widening.push(`the page is ${doc.scrollWidth} px wide in a ${window.innerWidth} px window`);
-  for (const e of document.querySelectorAll('body *')) {
-    const r = e.getBoundingClientRect();
-    if (r.right <= window.innerWidth + 0.5 || !visible(e)) continue;
-    let scroller = false;
-    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(a).overflowX)) scroller = true;
-    const where = e.closest('figure')?.getAttribute('data-figure');
-    if (!scroller && widening.length < 20) widening.push(`${name(e)}${where ? ` in figure ${where}` : ''} reaches ${Math.round(r.right)} px`);
-  }
-  const figureText: { key: string | null; px: number }[] = [];
-  for (const svg of document.querySelectorAll('figure.fig svg')) {
-    if (!visible(svg)) continue;
-    const vb = (svg as SVGSVGElement).viewBox.baseVal;
-    const scale = vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
-    let px = Infinity;
-    for (const t of svg.querySelectorAll('text')) if (t.textContent?.trim()) px = Math.min(px, parseFloat(getComputedStyle(t).fontSize) * scale);
-    if (px < Infinity) figureText.push({ key: svg.closest('figure')?.getAttribute('data-figure') ?? null, px });
-  }
-  return { overlaps, widening, figureText };
-}
-
 interface PageInfo extends Visit {
   layout: Layout;
   figures: FigureInfo[];
@@ -177,15 +109,7 @@ describe.skipIf(!built)('site in a browser', () => {
   }
 
   /** The layout checks and axe-core on an open page. */
-  async function layout(p: Page, width: number): Promise<Layout> {
-    const m = await p.evaluate(measureLayout);
-    await p.addScriptTag({ content: AXE });
-    const axe = await p.evaluate(async () => {
-      const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.map((v) => `${v.id} (${v.help}) ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-    });
-    return { width, ...m, axe };
-  }
+  const layout = (p: Page, width: number) => pageLayout(p, width, 'figure.fig');
 
   /** Everything the checks need from one page, gathered in a single visit (at WIDE). */
   async function inspect(name: string): Promise<PageInfo> {

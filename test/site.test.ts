@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { autoDigits, describe as describeNum, formatPlain, formatValue, ofTotal, pickFrom, valueOrModes } from '../src/format/value.ts';
 import { pageFromBase, rel, rootPrefix } from '../src/site/paths.ts';
-import { prepareSvg, slug } from '../src/site/svg.ts';
+import { prepareSvg, slug } from '../src/pipeline/inline-svg.ts';
 import { reproductionRows, toUnit, FAR_OFF } from '../src/site/reproduction.ts';
 import { PUBLISHED } from '../src/published.ts';
 import { DOSSIER, checkDossier } from '../src/site/dossier/index.ts';

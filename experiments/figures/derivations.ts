@@ -25,7 +25,7 @@ export const figures: Figures<DerivationsData> = {
     const inside = (d.runs as Point[]).filter(under).length;
     return {
     title: 'The roofline envelope',
-    caption: `Per-user decode speed against total output throughput for a model shaped like Llama 3.1 8B, with BF16 weights, on an H100-class GPU, decoding at ${count(d.context)} tokens of context on the ideal roofline (line), and the simulated closed-loop runs (dots).`,
+    caption: `Per-user decode speed against total output throughput for a model shaped like Llama 3.1 8B, with BF16 weights, on an H100-class GPU, decoding at ${count(d.context)} tokens of context on the ideal roofline (line), and the simulated closed-loop runs (dots, labelled with their slots).`,
     // Read from the envelope and the runs drawn.
     alt: plain(
       `A curve falling from the batch-one bound of ${value(n('roofline.batch1_bound_tok_per_s'), { digits: 0 })} per user at the left to ${count(d.envelope[d.envelope.length - 1].perUser)} tok/s per user at ${count(d.envelope[d.envelope.length - 1].total)} tok/s in total; ` +
@@ -34,7 +34,8 @@ export const figures: Figures<DerivationsData> = {
     plot: {
       height: 380,
       marginLeft: 60,
-      x: { type: 'log', label: 'total output throughput (tok/s)', grid: true },
+      // Padded on the left so the one-slot run's dot and label clear the y axis.
+      x: { type: 'log', label: 'total output throughput (tok/s)', grid: true, domain: [Math.min(...[...d.envelope, ...d.runs].map((p: Point) => p.total)) / 1.4, Math.max(...d.envelope.map((p: Point) => p.total))] },
       y: { label: 'per-user speed (tok/s)', grid: true },
       marks: [
         Plot.line(d.envelope, { x: 'total', y: 'perUser', stroke: PALETTE.vermillion, strokeWidth: 2 }),

@@ -7,6 +7,7 @@
  */
 import type { ClaimsBySection } from '../claims/registry.ts';
 import { CHECKS as intro } from './intro.checks.ts';
+import { CHECKS as theInstrument } from './the-instrument.checks.ts';
 import { CHECKS as whereTheClockStarts } from './where-the-clock-starts.checks.ts';
 import { CHECKS as theFirstWave } from './the-first-wave.checks.ts';
 import { CHECKS as openAndClosed } from './open-and-closed.checks.ts';
@@ -18,6 +19,7 @@ import { CHECKS as whatThePromptIs } from './what-the-prompt-is.checks.ts';
 
 export const ARTICLE_CHECKS: ClaimsBySection = {
   intro,
+  'the-instrument': theInstrument,
   'where-the-clock-starts': whereTheClockStarts,
   'the-first-wave': theFirstWave,
   'open-and-closed': openAndClosed,

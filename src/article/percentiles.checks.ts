@@ -203,5 +203,10 @@ export const CHECKS: SectionChecks = [
     says: 'The KV pool’s size leaves every effect exactly where the baseline put it.',
     check: every(['kv_300k', 'kv_600k'].flatMap((v) => EFFECTS.map((e) => within(sens(v, e), sens('baseline', e), 0)))),
   },
+  {
+    id: 'sens-kv-never-full',
+    says: 'No run of the sensitivity study comes close to filling the KV pool: the fullest step of any run with the smaller pool holds under half of it.',
+    check: ratioAtLeast('sensitivity.kv_300k.setting', 'sensitivity.kv_300k.peak_kv_tokens@seeds-max', 2),
+  },
 ];
 

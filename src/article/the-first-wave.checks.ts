@@ -106,6 +106,11 @@ export const CHECKS: SectionChecks = [
     check: above(rc('x30', 'slots200.above_steady_pct'), 10),
   },
   {
+    id: 'rc-climb-is-start',
+    says: 'At three and at two requests per slot, the first wave accounts for more than nine tenths of the mean’s climb from the fewest to the most users.',
+    check: every([above(rc('x3', 'climb_from_wave_pct'), 90), above(rc('x2', 'climb_from_wave_pct'), 90)]),
+  },
+  {
     id: 'tl-shortfall',
     says: 'Over the whole run throughput is below its value in the steady window.',
     check: above('timeline.x10.whole_below_steady_pct', 0),

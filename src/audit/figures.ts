@@ -4,10 +4,12 @@
  * issue order with the first wave and the steady window marked (the paper's
  * first-wave figure for the user's run), requests in flight over time, and
  * output throughput over time. Each returns null when the file cannot give
- * its data; the page says so instead.
+ * its data; the page says so instead. Each is drawn in the layout it is shown
+ * in (src/figure-style.ts `figureFrame`): the page carries both and shows the
+ * phone's at phone width, as the article does.
  */
 import * as Plot from '@observablehq/plot';
-import { PALETTE } from '../figure-style.ts';
+import { figureFrame, PALETTE, type Layout } from '../figure-style.ts';
 import { formatMessage } from '../format/text.ts';
 import type { FigureSpec } from '../pipeline/types.ts';
 import type { AuditReport } from './index.ts';
@@ -62,7 +64,7 @@ function waveRule(report: AuditReport): { p: string; with: number; without: numb
   return best;
 }
 
-export function ttftFigure(s: AuditSeries, report: AuditReport): FigureSpec | null {
+export function ttftFigure(s: AuditSeries, report: AuditReport, layout: Layout): FigureSpec | null {
   const n = s.ttft.length;
   if (n === 0) return null;
   const data = dots(s);
@@ -96,8 +98,8 @@ export function ttftFigure(s: AuditSeries, report: AuditReport): FigureSpec | nu
       `${rule ? `; the ${rule.p} with the wave (dashed) and without it (dotted)` : ''}.${thinned}`,
     alt: `Scatter of time to first token (log scale, ms) against request position for ${formatMessage(n)} requests${waveN > 0 ? `, the first ${waveN} marked as the opening wave` : ''}.`,
     plot: {
+      ...figureFrame(layout, { top: 20, right: 20, bottom: 30, left: 56 }),
       height: 340,
-      marginLeft: 56,
       y: { type: 'log', label: 'TTFT (ms)', grid: true },
       x: { label: s.order === 'send' ? 'request, in issue order' : 'request, in file order' },
       marks,
@@ -110,7 +112,7 @@ function steadyMarks(s: AuditSeries): Plot.Markish[] {
   return [Plot.rectX([s.steady], { x1: 'start', x2: 'end', ...SHADE })];
 }
 
-export function inFlightFigure(s: AuditSeries): FigureSpec | null {
+export function inFlightFigure(s: AuditSeries, layout: Layout): FigureSpec | null {
   const b = s.bins;
   if (!b) return null;
   const rows = Array.from(b.start, (t, i) => ({ t, v: b.inFlight[i] }));
@@ -127,8 +129,8 @@ export function inFlightFigure(s: AuditSeries): FigureSpec | null {
     caption: `Mean number of requests sent and not yet finished in each ${formatMessage(b.width)} s bin${s.steady ? '; the steady window shaded' : ''}${s.maxConcurrency !== null ? '; the client’s cap dashed' : ''}.`,
     alt: `Step line of requests in flight over ${formatMessage(rows[rows.length - 1].t)} s of the run, in ${b.start.length} bins.`,
     plot: {
-      height: 220,
-      marginLeft: 56,
+      ...figureFrame(layout, { top: 20, right: 20, bottom: 30, left: 56 }),
+      height: layout === 'narrow' ? 260 : 220,
       x: { label: 'time since the run started (s)' },
       y: { label: 'requests in flight', grid: true, zero: true },
       marks,
@@ -142,7 +144,7 @@ const PLACED: Record<string, string> = {
   completions: 'completions (the file counts no output tokens)',
 };
 
-export function throughputFigure(s: AuditSeries, report: AuditReport): FigureSpec | null {
+export function throughputFigure(s: AuditSeries, report: AuditReport, layout: Layout): FigureSpec | null {
   const b = s.bins;
   if (!b) return null;
   const unit = b.placement === 'completions' ? '1/s' : 'tokens/s';
@@ -164,8 +166,8 @@ export function throughputFigure(s: AuditSeries, report: AuditReport): FigureSpe
     caption: `${PLACED[b.placement]}, per second, in ${formatMessage(b.width)} s bins${s.steady ? '; the steady window shaded' : ''}${whole !== null ? '; the whole-run average dashed' : ''}${steady !== null ? ', the steady window’s dotted' : ''}.`.replace(/^./, (c) => c.toUpperCase()),
     alt: `Step area of ${unit === '1/s' ? 'completions' : 'output tokens'} per second over ${formatMessage(rows[rows.length - 1].t)} s of the run, in ${b.start.length} bins.`,
     plot: {
-      height: 260,
-      marginLeft: 60,
+      ...figureFrame(layout, { top: 20, right: 20, bottom: 30, left: 60 }),
+      height: layout === 'narrow' ? 300 : 260,
       x: { label: 'time since the run started (s)' },
       y: { label: unit === '1/s' ? 'completions/s' : 'output tokens/s', grid: true, zero: true },
       marks,

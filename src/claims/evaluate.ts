@@ -22,7 +22,10 @@
  * also evaluated seed by seed, the numbers of one seed together, and its seed
  * verdict is "holds in k of n seeds" with the smallest slack over the seeds. A
  * claim whose value is a median over seeds is the median's: a sentence true
- * only by the median reads `id@median` and says so ("by the median").
+ * only by the median reads `id@median` and says so ("by the median"). A claim
+ * that sets a number against parts of its own spread (its median against its
+ * largest value) is about the distribution: its verdict says so, with no count
+ * of seeds it holds in.
  */
 import type { CheckedClaim } from './types.ts';
 import { formatValue, ofTotal } from '../format/value.ts';
@@ -59,6 +62,8 @@ function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): 
   const common = seeded.map((x) => new Set(x.p.seeds)).reduce((a, b) => new Set([...a].filter((s) => b.has(s))));
   const seeds = [...common].sort((a, b) => a - b);
   if (seeds.length === 0) return undefined;
+  // One seed's value set against the extremes of all of them is not that seed's verdict on a sentence about the shape.
+  if (seeded.some(({ i }) => spreadParts(ids).has(baseId(ids[i])))) return { seeds: seeds.length, ofSpread: true };
   const byMedian = ids.some((id) => id.endsWith('@median'));
   let held = 0;
   let worst = Infinity;
@@ -70,6 +75,16 @@ function seedVerdict(c: CheckedClaim, entries: NumberEntry[], nominal: Values): 
     worst = Math.min(worst, out.slack);
   }
   return { seeds: seeds.length, holds: held, worstSlack: round(worst), ...(byMedian ? { byMedian: true } : {}) };
+}
+
+/** Parts of a number's spread over seeds that describe the distribution, not one draw (see `lookup`). */
+const SPREAD_PART = /@(seeds-min|seeds-max|lower-mode|upper-mode|lower-mode-seeds|upper-mode-seeds|lower-mode-min|lower-mode-max|upper-mode-min|upper-mode-max)$/;
+
+const baseId = (id: string): string => id.replace(/@[a-z-]+$/, '');
+
+/** The numbers a claim reads by a part of their spread (`x@seeds-max`, `x@upper-mode`): if it also reads x itself, it compares x's distribution with itself. */
+function spreadParts(ids: readonly string[]): Set<string> {
+  return new Set(ids.filter((id) => SPREAD_PART.test(id)).map(baseId));
 }
 
 /**
@@ -195,6 +210,7 @@ export function serializeClaims(f: ClaimsEvaluation): string {
 export function seedsText(r: ClaimResult): string {
   if (!r.seeds) return '';
   const s = r.seeds;
+  if ('ofSpread' in s) return `about the spread over ${s.seeds} seeds; no per-seed verdict`;
   return `${s.byMedian ? 'by the median; ' : ''}holds in ${s.holds} of ${s.seeds} seeds`;
 }
 

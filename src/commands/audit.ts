@@ -41,7 +41,11 @@ export function register(program: Command): void {
       const { formatAudit } = await import('../audit/index.ts');
       const { auditFile } = await import('../audit/file.ts');
       const audited = [];
-      for (const file of files) audited.push(...(await auditFile(file, (entry) => loadImported(file, { format: opts.format, entry: entry ?? opts.entry }), opts.entry)));
+      const { readingProgress } = await import('./reading-progress.ts');
+      for (const file of files) {
+        const progress = readingProgress('audit', file);
+        audited.push(...(await auditFile(file, (entry) => loadImported(file, { format: opts.format, entry: entry ?? opts.entry }, progress), opts.entry)));
+      }
       const reports = audited.map((a) => a.report);
       if (opts.html !== undefined) {
         const { auditPage } = await import('../audit/html.ts');

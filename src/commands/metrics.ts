@@ -14,6 +14,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
+import { readingProgress } from './reading-progress.ts';
 import { terminalText } from '../format/text.ts';
 import { FORMATS, formatById } from '../tools/registry.ts';
 import type { Reported } from '../tools/base/result.ts';
@@ -65,7 +66,7 @@ export function register(program: Command): void {
       if ((opts.ttftDeadline === undefined) !== (opts.tbtDeadline === undefined)) {
         throw new UserError('give both --ttft-deadline and --tbt-deadline for Etalon\u2019s fluidity index');
       }
-      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry }, readingProgress(file));
+      const input = await loadMetricsInput(file, { format: opts.format, entry: opts.entry }, readingProgress('metrics', file));
       if (opts.with !== undefined) {
         const check = formatById(input.format)!.agreementWith;
         if (!check || !input.reported) throw new UserError(`--with: ${file} (--format ${input.format}) is not checked against another file’s records; --with is for aggregate-only files of: ${FORMATS.filter((f) => f.agreementWith).map((f) => f.id).join(', ')}`);
@@ -145,30 +146,4 @@ export function register(program: Command): void {
       for (const n of input.notes) out += `note: ${n}\n`;
       process.stdout.write(terminalText(out));
     });
-}
-
-/**
- * Progress while a large file is read, on a terminal only: one line on stderr
- * (never mixed into the report or --json on stdout, never written to a pipe
- * or a file), shown after two seconds, rewritten at most four times a
- * second and erased when the pass ends.
- */
-function readingProgress(file: string): ((read: number | null, bytes: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  const t0 = Date.now();
-  let last = 0;
-  let shown = false;
-  return (read, bytes) => {
-    if (read === null) {
-      if (shown) process.stderr.write('\r\x1b[K');
-      shown = false;
-      return;
-    }
-    const now = Date.now();
-    if (now - t0 < 2000 || now - last < 250) return;
-    last = now;
-    shown = true;
-    const mb = (b: number) => `${Math.round(b / 2 ** 20)} MiB`;
-    process.stderr.write(`\rmetrics: reading ${terminalText(file)}: ${mb(read)} of ${mb(bytes)} (${Math.floor((100 * read) / bytes)}%), ${Math.round((now - t0) / 1000)} s\x1b[K`);
-  };
 }

@@ -8,30 +8,15 @@
  * article's narrow figures).
  */
 import * as Plot from '@observablehq/plot';
-import { FIGURE_WIDTH, NARROW_FONT, NARROW_WIDTH, NEUTRAL, PALETTE, PLOT_FONT } from '../figure-style.ts';
+import { figureFrame, NEUTRAL, PALETTE, type Layout } from '../figure-style.ts';
 import { formatPlain } from '../format/value.ts';
 import type { FigureSpec } from '../pipeline/types.ts';
 import type { ExplorerResult, SpeedOut } from './run.ts';
-
-export type Layout = 'wide' | 'narrow';
 
 /** Above this many requests the scatter keeps, per column, its lowest and highest point (the audit page's rule, src/audit/figures.ts). */
 export const MAX_DOTS = 4000;
 /** Columns of a thinned scatter: more than the frame has pixels across. */
 export const DOT_COLUMNS = 2000;
-
-/** The frame a figure is drawn in: the article's, or the phone's, its text and margins grown by NARROW_FONT / PLOT_FONT (as render.ts's narrow figures). */
-function frame(layout: Layout, margins: { top: number; right: number; bottom: number; left: number }): Record<string, unknown> {
-  const k = layout === 'narrow' ? NARROW_FONT / PLOT_FONT : 1;
-  return {
-    width: layout === 'narrow' ? NARROW_WIDTH : FIGURE_WIDTH,
-    marginTop: Math.round(margins.top * k),
-    marginRight: Math.round(margins.right * k),
-    marginBottom: Math.round(margins.bottom * k),
-    marginLeft: Math.round(margins.left * k),
-    ...(layout === 'narrow' ? { style: { fontSize: `${NARROW_FONT}px` } } : {}),
-  };
-}
 
 interface Dot {
   i: number;
@@ -99,7 +84,7 @@ export function ttftFigure(r: ExplorerResult, drawDue: boolean, layout: Layout):
       `${drawDue ? ', from due dotted' : ''}.${thinned}`,
     alt: `Scatter of ${formatPlain(n, 0)} requests' time to first token (log scale, ms) against request index in send order, with the p99 as a dashed line.`,
     plot: {
-      ...frame(layout, { top: 20, right: 20, bottom: 34, left: 56 }),
+      ...figureFrame(layout, { top: 20, right: 20, bottom: 34, left: 56 }),
       height: layout === 'narrow' ? 340 : 320,
       y: { type: 'log', label: 'TTFT (ms)', grid: true },
       x: { label: 'request index (send order)' },
@@ -118,7 +103,7 @@ export function throughputFigure(r: ExplorerResult, layout: Layout): FigureSpec 
     caption: `Output tokens emitted per second, in ${formatPlain(t.start.length, 0)} bins of ${formatPlain(t.width, 3)} s over the whole run.`,
     alt: `Step area of output tokens per second over ${formatPlain(r.makespan, 2)} s of the run, in ${t.start.length} equal bins.`,
     plot: {
-      ...frame(layout, { top: 20, right: 20, bottom: 34, left: 60 }),
+      ...figureFrame(layout, { top: 20, right: 20, bottom: 34, left: 60 }),
       height: 240,
       x: { label: 'time since the run started (s)' },
       y: { label: 'output tokens/s', grid: true, zero: true },
@@ -150,7 +135,7 @@ export function speedsFigure(rows: SpeedOut[], layout: Layout): FigureSpec {
     return {
       title: 'Seven per-user speeds of this run', caption, alt,
       plot: {
-        ...frame('narrow', { top: 18, right: 44, bottom: 30, left: 3 }),
+        ...figureFrame('narrow', { top: 18, right: 44, bottom: 30, left: 3 }),
         height: 70 + rows.length * 58,
         x,
         y: { axis: null, domain, padding: 0.55 },
@@ -165,7 +150,7 @@ export function speedsFigure(rows: SpeedOut[], layout: Layout): FigureSpec {
   return {
     title: 'Seven per-user speeds of this run', caption, alt,
     plot: {
-      ...frame('wide', { top: 20, right: 50, bottom: 34, left: 300 }),
+      ...figureFrame('wide', { top: 20, right: 50, bottom: 34, left: 300 }),
       height: 60 + rows.length * 34,
       x,
       y: { label: null, domain },

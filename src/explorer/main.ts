@@ -15,10 +15,10 @@ import {
 } from './params.ts';
 import type { ExplorerResult, SpeedOut } from './run.ts';
 import type { FromWorker, ToWorker } from './worker.ts';
-import { speedsFigure, throughputFigure, ttftFigure, type Layout } from './figures.ts';
-import { NARROW_MEDIA } from '../figure-style.ts';
+import { speedsFigure, throughputFigure, ttftFigure } from './figures.ts';
+import { NARROW_MEDIA, type Layout } from '../figure-style.ts';
 import { plotSvg } from '../pipeline/plot-svg.ts';
-import { prepareSvg } from '../site/svg.ts';
+import { prepareSvg } from '../pipeline/inline-svg.ts';
 import type { FigureSpec } from '../pipeline/types.ts';
 
 declare const __EXPLORER_WORKER__: string;

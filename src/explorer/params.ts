@@ -18,9 +18,10 @@ export function defaultParams(inflation = 1): Params {
 /** Tokens a run may compute at most (prompt + output over all requests, at the longest lengths the draw allows). */
 export const MAX_TOKENS = 60_000_000;
 /**
- * Output tokens up to which the per-token definitions are computed: they need every token's time, 8 bytes in the
- * simulator's record and 8 more in the requests' records, so about 128 MB at the limit. Held on the tokens the drawn
- * lengths emit (run.ts, drawnOutputTokens), known exactly before the simulator starts.
+ * Output tokens up to which the per-token definitions are computed: they need every token's time, 8 bytes each in
+ * the simulator's record (the requests' records view it, src/tools/sim/from-sim.ts), about 64 MB at the limit
+ * before what the definitions derive from them. Held on the tokens the drawn lengths emit (run.ts,
+ * drawnOutputTokens), known exactly before the simulator starts.
  */
 export const MAX_RECORDED_TOKENS = 8_000_000;
 /**

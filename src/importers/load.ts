@@ -105,8 +105,8 @@ export async function loadMetricsInput(path: string, opts: { format?: string; en
 }
 
 /** Open a file once and import it, the reader's whole result (`stopwatches audit`); a file of several runs gives each entry asked for. */
-export async function loadImported(path: string, opts: { format?: string; entry?: number }): Promise<ImportResult> {
-  const o = await openResult(path);
+export async function loadImported(path: string, opts: { format?: string; entry?: number }, progress?: ReadProgress): Promise<ImportResult> {
+  const o = await openResult(path, progress);
   if ('tables' in o) return importTables(path, o.tables, { format: opts.format === undefined ? undefined : parseFormat(opts.format), entry: opts.entry });
   return importChecked(path, o.input, opts);
 }

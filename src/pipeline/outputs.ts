@@ -215,16 +215,27 @@ export type Runtimes = Record<string, number>;
 export type ClaimStatus = 'holds' | 'fails' | 'contradicted' | 'stale';
 
 /** A claim evaluated seed by seed: "holds in `holds` of `seeds` seeds". */
-export interface SeedVerdict {
-  /** Seeds in which every per-seed number of the claim has a value. */
-  seeds: number;
-  /** Of those, the seeds in which the claim holds, its numbers read at that seed. */
-  holds: number;
-  /** The smallest slack over the seeds. */
-  worstSlack: number | null;
-  /** The claim reads a median over seeds (`id@median`): its sentence holds by the median, and says so. */
-  byMedian?: true;
-}
+export type SeedVerdict =
+  | {
+      /** Seeds in which every per-seed number of the claim has a value. */
+      seeds: number;
+      /** Of those, the seeds in which the claim holds, its numbers read at that seed. */
+      holds: number;
+      /** The smallest slack over the seeds. */
+      worstSlack: number | null;
+      /** The claim reads a median over seeds (`id@median`): its sentence holds by the median, and says so. */
+      byMedian?: true;
+    }
+  | {
+      /** Seeds the spread the claim describes is taken over. */
+      seeds: number;
+      /**
+       * The claim compares parts of one number's spread over seeds with each other (its median against its
+       * largest, a mode against the other): it describes the distribution, so no single seed can bear it out
+       * or refute it, and it has no per-seed verdict.
+       */
+      ofSpread: true;
+    };
 
 /** What a claim rests on: simulated results (`evidence`), or what no change of the simulator can move (src/claims/types.ts). */
 export type ClaimBasis = 'evidence' | 'setting' | 'identity' | 'mathematics';
@@ -367,12 +378,15 @@ const claimsFileSchema: z.ZodType<ClaimsFile> = z.strictObject({
       margin: z.string(),
       numbers: z.array(z.strictObject({ id: z.string(), value: claimStateNumber, unit: z.string() })),
       seeds: z
-        .strictObject({
-          seeds: z.number().int(),
-          holds: z.number().int(),
-          worstSlack: claimStateNumber,
-          byMedian: z.literal(true).optional(),
-        })
+        .union([
+          z.strictObject({
+            seeds: z.number().int(),
+            holds: z.number().int(),
+            worstSlack: claimStateNumber,
+            byMedian: z.literal(true).optional(),
+          }),
+          z.strictObject({ seeds: z.number().int(), ofSpread: z.literal(true) }),
+        ])
         .optional(),
       article: z.string().optional(),
       why: z.string().optional(),

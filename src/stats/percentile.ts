@@ -340,35 +340,42 @@ function mergedByValueInOrder(values: Numbers, weights?: Numbers): Merged {
 /**
  * The same merge without the comparator sort, when the order of the sums cannot
  * matter: whole, non-negative weights (GuideLLM's are token counts, or 1)
- * whose total is exact, and no NaN. Each distinct value keeps its first index's form (of −0
- * and +0, whichever comes first, as the ordered merge keeps it). Null otherwise.
+ * whose total is exact, and no NaN. The engine sorts the values, each value
+ * finds its place among the distinct ones and adds its weight there, and each
+ * place keeps its first index's form (of −0 and +0, whichever comes first, as
+ * the ordered merge keeps it). Null otherwise.
  */
 function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   const n = values.length;
-  const slot = new Map<number, number>();
-  const first: number[] = [];
-  const sum: number[] = [];
   let total = 0;
   for (let i = 0; i < n; i++) {
     const x = values[i];
     const wi = weights ? weights[i] : 1;
     if (x !== x || !Number.isInteger(wi) || wi < 0) return null;
     total += wi;
-    const s = slot.get(x);
-    if (s === undefined) {
-      slot.set(x, first.length);
-      first.push(x);
-      sum.push(wi);
-    } else sum[s] += wi;
   }
   // every partial sum is at most the total, so a safe total means every sum was exact
   if (!Number.isSafeInteger(total)) return null;
-  const v = Float64Array.from(first).sort();
-  const w = new Float64Array(v.length);
-  for (let k = 0; k < v.length; k++) {
-    const s = slot.get(v[k])!;
-    v[k] = first[s];
-    w[k] = sum[s];
+  const sorted = Float64Array.from(values as ArrayLike<number>).sort();
+  let d = 0;
+  for (let k = 0; k < n; k++) if (d === 0 || sorted[k] !== sorted[d - 1]) sorted[d++] = sorted[k];
+  const v = sorted.subarray(0, d);
+  const w = new Float64Array(d);
+  const seen = new Uint8Array(d);
+  for (let i = 0; i < n; i++) {
+    const x = values[i];
+    let lo = 0;
+    let hi = d - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    if (!seen[lo]) {
+      seen[lo] = 1;
+      v[lo] = x;
+    }
+    w[lo] += weights ? weights[i] : 1;
   }
   return { v, w, total };
 }

@@ -98,7 +98,7 @@ export function summarize(
   // the scaled values are read through a view, not copied (a run's pooled gaps are tens of millions)
   const { x, mean: m, median, std: sd } = oncePerSeries(valuesS, `summary ×${scale} ddof ${ddof}`, () => {
     const sorted = sortedValues(valuesS);
-    const x = scale === 1 ? sorted : scaledView(sorted, scale);
+    const x = sortedScaled(sorted, scale);
     const n = sorted.length;
     const runs = seriesRuns(valuesS);
     let sum = 0;
@@ -115,7 +115,7 @@ export function summarize(
       mu = sum / n;
       for (let i = 0; i < n; i++) ss += (sorted[i] * scale - mu) * (sorted[i] * scale - mu);
     }
-    return { x, mean: n ? mu : null, median: n ? linearPercentile(x, 0.5, { sorted: true }) : null, std: n - ddof > 0 ? Math.sqrt(ss / (n - ddof)) : null };
+    return { x, mean: n ? mu : null, median: medianOfSorted(x), std: n - ddof > 0 ? Math.sqrt(ss / (n - ddof)) : null };
   });
   const n = x.length;
   const percentiles: Record<string, number | null> = {};
@@ -123,6 +123,22 @@ export function summarize(
   const s: Summary = { unit: opts.unit ?? 's', n, mean: m, median, std: sd, percentiles, method };
   if (opts.excluded) s.excluded = opts.excluded;
   return s;
+}
+
+/**
+ * The median of values given in seconds, in `unit`, exactly as {@link summarize}
+ * reports it, without its other statistics (a shared series is not summed for it).
+ */
+export function medianOf(valuesS: ArrayLike<number>, opts: { unit?: Unit; scale?: number }): number | null {
+  return medianOfSorted(sortedScaled(sortedValues(valuesS), opts.scale ?? (opts.unit === 'ms' ? 1000 : 1)));
+}
+
+function medianOfSorted(x: Numbers): number | null {
+  return x.length ? linearPercentile(x, 0.5, { sorted: true }) : null;
+}
+
+function sortedScaled(sorted: Numbers, scale: number): Numbers {
+  return scale === 1 ? sorted : scaledView(sorted, scale);
 }
 
 /** `values[i] × scale` read on demand: what a percentile reads of a sorted series in another unit, without a copy. */

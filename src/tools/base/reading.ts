@@ -238,9 +238,12 @@ export class Reader {
   }
 }
 
-/** Prefix sums: the time of each chunk from the first chunk's time and the gaps after it. */
-export function chunkTimesFromGaps(firstT: number, gaps: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(gaps.length + 1);
+/**
+ * Prefix sums: the time of each chunk from the first chunk's time and the
+ * gaps after it, in `out` when given (gaps.length + 1 long: a view of one
+ * buffer a reader holds for all its requests).
+ */
+export function chunkTimesFromGaps(firstT: number, gaps: ArrayLike<number>, out: Float64Array = new Float64Array(gaps.length + 1)): Float64Array {
   out[0] = firstT;
   let t = firstT;
   for (let k = 0; k < gaps.length; k++) {

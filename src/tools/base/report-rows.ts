@@ -30,13 +30,13 @@ export interface PerUserSpeedOptions {
   llama2Inflation: number | null;
   /** LLMPerf's non-content SSE messages per request (default 1: the role chunk). */
   llmperfNonContentMessages?: number;
+  /** Tool id → the version whose definitions apply (as a reader found it: ImportResult.definitions); a tool's default otherwise. */
+  definitions?: Readonly<Record<string, string>>;
 }
 
 export interface ReportOptions extends PerUserSpeedOptions {
   /** Etalon deadlines (s); fluidity is reported only when both are given. */
   etalon?: { ttftS: number; tbtS: number } | null;
-  /** Tool id → the version whose definitions apply (as a reader found it: ImportResult.definitions); a tool's default otherwise. */
-  definitions?: Readonly<Record<string, string>>;
   /**
    * GuideLLM aggregates the requests that overlap the run window, which needs
    * send times on one clock; 'all' takes every request instead (a file whose

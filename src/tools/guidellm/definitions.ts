@@ -208,7 +208,31 @@ export interface GuidellmMetrics {
  * **overlap** the measurement window [measureStart, measureEnd] (default: the
  * whole run); TPOT and ITL token-weighted, the rest unweighted.
  */
-export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number; measureEnd?: number; version?: GuidellmVersion } = {}): GuidellmMetrics {
+export function guidellmMetrics(run: BenchmarkRun, opts: GuidellmOptions = {}): GuidellmMetrics {
+  const pre03 = opts.version === 'up-to-0.3';
+  const { requests, tt, tpot, tpotW, itl, itlW, lat, window } = guidellmSamples(run, opts);
+  const ones = (k: number) => new Array<number>(k).fill(1);
+  return {
+    requests,
+    timeToFirstTokenMs: weighted(tt, ones(tt.length), 'none'),
+    timePerOutputTokenMs: weighted(tpot, tpotW, pre03 ? 'none' : 'tokens'),
+    interTokenLatencyMs: weighted(itl, itlW, pre03 ? 'none' : 'tokens − 1'),
+    requestLatencyS: weighted(lat, ones(lat.length), 'none'),
+    window,
+  };
+}
+
+export interface GuidellmOptions {
+  measureStart?: number;
+  measureEnd?: number;
+  version?: GuidellmVersion;
+}
+
+/**
+ * What {@link guidellmMetrics} aggregates: the per-request values of the
+ * requests that overlap the window, with their weights (tokens, or 1 up to 0.3).
+ */
+export function guidellmSamples(run: BenchmarkRun, opts: GuidellmOptions = {}) {
   const pre03 = opts.version === 'up-to-0.3';
   const all = successful(run);
   const ms = opts.measureStart ?? run.startT;
@@ -237,13 +261,11 @@ export function guidellmMetrics(run: BenchmarkRun, opts: { measureStart?: number
     }
     lat.push(r.finishT - r.sendT);
   }
-  const ones = (k: number) => new Array<number>(k).fill(1);
-  return {
-    requests: recs.length,
-    timeToFirstTokenMs: weighted(tt, ones(tt.length), 'none'),
-    timePerOutputTokenMs: weighted(tpot, tpotW, pre03 ? 'none' : 'tokens'),
-    interTokenLatencyMs: weighted(itl, itlW, pre03 ? 'none' : 'tokens − 1'),
-    requestLatencyS: weighted(lat, ones(lat.length), 'none'),
-    window: [ms, me],
-  };
+  return { requests: recs.length, tt, tpot, tpotW, itl, itlW, lat, window: [ms, me] as [number, number] };
+}
+
+/** GuideLLM's mean time_per_output_token_ms as {@link guidellmMetrics} reports it (token-weighted), without its percentiles. */
+export function guidellmTimePerOutputTokenMean(run: BenchmarkRun, opts: GuidellmOptions = {}): { mean: number | null; n: number } {
+  const { tpot, tpotW } = guidellmSamples(run, opts);
+  return { mean: tpot.length ? weightedMean(tpot, tpotW) : null, n: tpot.length };
 }

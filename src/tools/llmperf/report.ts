@@ -58,8 +58,18 @@ export const llmperfSpeeds: SpeedSpec<LlmperfSpeed> = {
       const la = collect(recs, (r) => llmperfInterTokenLatencyArticle(r, f));
       const laMean = la.values.length ? mean(la.values) : null;
       rows.push({ tool: 'llmperf', metric: 'inter_token_latency_s (article)', formula: `1 / mean_i[(last − start)/(${f}·n_i)]`, tokPerS: laMean ? 1 / laMean : null, n: la.values.length, primary: true });
-      const ro = collect(recs, (r) => llmperfRequestOutputThroughput(r, f));
-      rows.push({ tool: 'llmperf', metric: 'request_output_throughput_token_per_s', formula: `mean_i[${f}·n_i / e2e_i]`, tokPerS: ro.values.length ? mean(ro.values) : null, n: ro.values.length, primary: false });
+      // before afd137a the same name counted SSE messages, not tokens (token_benchmark_ray.py history, see definitions.ts)
+      const before = opts.definitions?.llmperf === 'before-afd137a';
+      const ro = collect(recs, (r) => (before ? llmperfRequestOutputThroughputBeforeAfd137a(r, { nonContentMessages: nc }) : llmperfRequestOutputThroughput(r, f)));
+      rows.push({
+        tool: 'llmperf',
+        metric: 'request_output_throughput_token_per_s',
+        formula: before ? `mean_i[(chunks_i + ${nc}) / e2e_i] (before afd137a)` : `mean_i[${f}·n_i / e2e_i]`,
+        tokPerS: ro.values.length ? mean(ro.values) : null,
+        n: ro.values.length,
+        primary: false,
+        ...(ro.values.length === 0 && ro.excluded ? { reason: before ? 'before afd137a this is SSE messages / e2e, and the file keeps no message count' : ro.excluded } : {}),
+      });
     }
     return rows;
   },

@@ -111,8 +111,7 @@ const MLPERF_PERCENTS = [50, 90, 95, 97, 99, 99.9];
  */
 export function mlperfLoadgenMean(values: readonly number[]): number | null {
   if (!values.length) return null;
-  let s = 0n;
-  for (const v of values) s += BigInt(v);
+  const s = integerSum(values);
   const two64 = 1n << 64n;
   const u = ((s % two64) + two64) % two64; // the sum as uint64
   let q = u / BigInt(values.length);
@@ -123,9 +122,25 @@ export function mlperfLoadgenMean(values: readonly number[]): number | null {
 /** Integer mean Σ/n of integer nanoseconds, exact (BigInt: long runs sum past 2^53 ns). */
 export function mlperfIntegerMean(values: readonly number[]): number | null {
   if (!values.length) return null;
-  let s = 0n;
-  for (const v of values) s += BigInt(v);
-  return Number(s / BigInt(values.length));
+  return Number(integerSum(values) / BigInt(values.length));
+}
+
+/**
+ * Σ of integer nanoseconds, exact: in doubles while every partial sum is a safe
+ * integer (each addition of two integers below 2^53 is then exact), else as
+ * BigInt (which also refuses a value that is not an integer, as before).
+ */
+function integerSum(values: readonly number[]): bigint {
+  let s = 0;
+  for (let i = 0; i < values.length; i++) {
+    s += values[i];
+    if (!Number.isSafeInteger(s)) {
+      let b = 0n;
+      for (const v of values) b += BigInt(v);
+      return b;
+    }
+  }
+  return BigInt(s);
 }
 
 function summarizeNs(values: number[], excluded?: string): MlperfSummary {

@@ -145,6 +145,12 @@ export interface SglangMetrics {
   concurrency: number;
 }
 
+/** SGLang's TPOT statistics as it prints them (ms, p90/p95/p99): {@link sglangTpot} of every successful request that has one. */
+export function sglangTpotSummary(run: BenchmarkRun, backend: SglangBackend = 'openai'): Summary {
+  const c = collect(successful(run), (r) => sglangTpot(r, backend));
+  return summarize(c.values, { unit: 'ms', percents: [90, 95, 99], excluded: c.excluded });
+}
+
 /** What SGLang prints: mean/median/std and fixed p90/p95/p99 (numpy linear, population std), ms. */
 export function sglangMetrics(run: BenchmarkRun, opts: { backend?: SglangBackend } = {}): SglangMetrics {
   const percents = [90, 95, 99];
@@ -176,7 +182,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: SglangBackend
     durationS: D,
     completed: recs.length,
     ttft: ms(sglangTtft),
-    tpot: ms((r) => sglangTpot(r, backend)),
+    tpot: sglangTpotSummary(run, backend),
     itl: summarize(itls, { unit: 'ms', percents }),
     e2eLatency: ms(sglangE2e),
     maxItlMs: itls.length ? maxItl * 1000 : null,

@@ -5,7 +5,7 @@
 import type { BenchmarkRun } from '../base/records.ts';
 import { fromSummary, FIRST, R, type ReportRow } from '../base/report-rows.ts';
 import type { SpeedRowOf, SpeedSpec } from '../base/descriptor.ts';
-import { sglangMetrics } from './definitions.ts';
+import { sglangMetrics, sglangTpotSummary } from './definitions.ts';
 
 export function sglangReport(run: BenchmarkRun): ReportRow[] {
   const rows: ReportRow[] = [];
@@ -25,8 +25,8 @@ export const sglangSpeeds: SpeedSpec<SglangSpeed> = {
   rows: (run) => {
     const rows: SpeedRowOf<SglangSpeed>[] = [];
     const inv = (ms: number | null) => (ms !== null && ms > 0 ? 1000 / ms : null);
-    const s = sglangMetrics(run);
-    rows.push({ tool: 'sglang', metric: 'mean_tpot_ms', formula: '1000 / mean_i[(end_line − first)/(output_len_i − 1)]', tokPerS: inv(s.tpot.mean), n: s.tpot.n, primary: true });
+    const tpot = sglangTpotSummary(run); // the one summary the row reads
+    rows.push({ tool: 'sglang', metric: 'mean_tpot_ms', formula: '1000 / mean_i[(end_line − first)/(output_len_i − 1)]', tokPerS: inv(tpot.mean), n: tpot.n, primary: true });
     return rows;
   },
 };

@@ -103,7 +103,16 @@ export function gapRunsOnStepClock(
     counts[j++] = 1;
   }
   if (!sortWithCounts(values, counts)) return null;
-  return { values, counts };
+  // steps of equal length: one run each
+  let d = 0;
+  for (let k = 0; k < m; k++) {
+    if (d > 0 && values[k] === values[d - 1]) counts[d - 1] += counts[k];
+    else {
+      values[d] = values[k];
+      counts[d++] = counts[k];
+    }
+  }
+  return { values: values.subarray(0, d), counts: counts.subarray(0, d) };
 }
 
 /**

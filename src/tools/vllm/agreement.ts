@@ -23,13 +23,19 @@ export function vllmStyleAgreement(res: Imported, own: VllmStyle): Agreement[] {
   const run = res.run;
   const recs = successful(run);
   const D = run.endT - run.startT;
-  const perRequest: Record<string, ArrayLike<number>> = {
-    ttft: values(recs, own.ttft),
-    tpot: values(recs, own.tpot),
-    itl: pooledChunkGaps(run), // vllmItls of every successful request, the run's one sorted copy
-    e2el: values(recs, vllmE2el),
-    latency: values(recs, vllmE2el),
-    e2e_latency: values(recs, own.e2eLatency),
+  // each series made when a key first asks for it (a file keeps some of these keys only), once
+  const once = (f: () => ArrayLike<number>) => {
+    let v: ArrayLike<number> | undefined;
+    return () => (v ??= f());
+  };
+  const e2el = once(() => values(recs, vllmE2el));
+  const perRequest: Record<string, () => ArrayLike<number>> = {
+    ttft: once(() => values(recs, own.ttft)),
+    tpot: once(() => values(recs, own.tpot)),
+    itl: () => pooledChunkGaps(run), // vllmItls of every successful request, the run's one sorted copy
+    e2el,
+    latency: e2el,
+    e2e_latency: once(() => values(recs, own.e2eLatency)),
   };
   // benchmark_serving.py without a latencies list ended latency after the stream closed; the last chunk stands in
   const noLatencies = res.notes.some((n) => /no latencies list/.test(n));
@@ -48,7 +54,7 @@ export function vllmStyleAgreement(res: Imported, own: VllmStyle): Agreement[] {
   for (const [key, rep] of Object.entries(res.reported)) {
     const m = /^(mean|median|std|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el|latency|e2e_latency)_ms$/.exec(key);
     if (m) {
-      const xs = perRequest[m[2]];
+      const xs = perRequest[m[2]]();
       const why =
         m[2] === 'tpot' && own.tpotWhy !== undefined
           ? own.tpotWhy

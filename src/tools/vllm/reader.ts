@@ -125,9 +125,17 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
   let disagree = 0;
   let worst = 0;
   const records: RequestRecord[] = [];
-  // each value is tested before its path is spelled out: the path is made only for the message of one that fails
-  const durationAt = (v: Json, key: string, i: number): number => (isDuration(v) ? v : r.duration(v, `${key}[${i}]`));
-  const countAt = (v: Json, key: string, i: number): number => (isCount(v) ? v : r.count(v, `${key}[${i}]`));
+  // every request's chunk times in one buffer, each record a view of its part (a buffer per request costs more than its times)
+  let pool: Float64Array | null = null;
+  let used = 0;
+  if (itls) {
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const g = itls[i];
+      if (Array.isArray(g)) total += g.length + 1;
+    }
+    pool = new Float64Array(total);
+  }
   for (let i = 0; i < n; i++) {
     const s = starts[i];
     const sendT = isFiniteNumber(s) ? s : r.number(s, `start_times[${i}]`);
@@ -135,13 +143,13 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
     if (sendT > MAX_CLOCK_S) r.fail(`start_times[${i}] = ${sendT} s: ${CLOCK_PRECISION}`);
     const err = errors ? errors[i] : '';
     const ok = err === '' || err === null;
-    const queue = queueTimes ? durationAt(queueTimes[i], 'queue_times', i) : null;
+    const queue = queueTimes ? durationAt(r, queueTimes[i], 'queue_times', i) : null;
     const dueT = queue === null ? null : sendT - queue;
-    const inputTokens = inputLens ? countAt(inputLens[i], 'input_lens', i) : NaN;
-    const outLen = outputLens ? countAt(outputLens[i], 'output_lens', i) : null;
-    const ttft = durationAt(ttfts[i], 'ttfts', i);
+    const inputTokens = inputLens ? countAt(r, inputLens[i], 'input_lens', i) : NaN;
+    const outLen = outputLens ? countAt(r, outputLens[i], 'output_lens', i) : null;
+    const ttft = durationAt(r, ttfts[i], 'ttfts', i);
     const gaps = itls ? checkedGaps(r, itls[i], i) : null;
-    const latency = latencies ? durationAt(latencies[i], 'latencies', i) : null;
+    const latency = latencies ? durationAt(r, latencies[i], 'latencies', i) : null;
     if (!ok) {
       const why = typeof err === 'string' ? err.split('\n')[0].slice(0, 80) : 'error';
       failures[why] = (failures[why] ?? 0) + 1;
@@ -157,7 +165,7 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
       );
     }
     const firstT = sendT + ttft;
-    const chunkTimes = gaps ? chunkTimesFromGaps(firstT, gaps) : null;
+    const chunkTimes = gaps ? chunkTimesFromGaps(firstT, gaps, pool!.subarray(used, (used += gaps.length + 1))) : null;
     const lastChunk = chunkTimes ? chunkTimes[chunkTimes.length - 1] : firstT;
     if (latency !== null && chunkTimes) {
       const diff = Math.abs(sendT + latency - lastChunk);
@@ -235,6 +243,13 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
   };
 }
 
+/*
+ * Each value is tested before its path is spelled out: the path (`ttfts[12]`)
+ * is made only for the message of one that fails, never for the millions that pass.
+ */
+const durationAt = (r: Reader, v: Json, key: string, i: number): number => (isDuration(v) ? v : r.duration(v, `${key}[${i}]`));
+const countAt = (r: Reader, v: Json, key: string, i: number): number => (isCount(v) ? v : r.count(v, `${key}[${i}]`));
+
 /** `itls[i]`, every gap checked as a duration (the path spelled out only for one that fails). */
 function checkedGaps(r: Reader, v: Json, i: number): number[] {
   const gaps = Array.isArray(v) ? v : r.array(v, `itls[${i}]`);
@@ -280,10 +295,10 @@ function ownClockImport(r: Reader, obj: JsonObject, c: OwnClockContext): Importe
   for (let i = 0; i < n; i++) {
     const err = errors ? errors[i] : '';
     const ok = err === '' || err === null;
-    const ttft = r.duration(ttfts[i], `ttfts[${i}]`);
-    const gaps = itls ? r.array(itls[i], `itls[${i}]`).map((g, k) => r.duration(g, `itls[${i}][${k}]`)) : null;
-    const latency = latencies ? r.duration(latencies[i], `latencies[${i}]`) : null;
-    const inputTokens = inputLens ? r.count(inputLens[i], `input_lens[${i}]`) : NaN;
+    const ttft = durationAt(r, ttfts[i], 'ttfts', i);
+    const gaps = itls ? checkedGaps(r, itls[i], i) : null;
+    const latency = latencies ? durationAt(r, latencies[i], 'latencies', i) : null;
+    const inputTokens = inputLens ? countAt(r, inputLens[i], 'input_lens', i) : NaN;
     if (!ok) {
       const why = typeof err === 'string' ? err.split('\n')[0].slice(0, 80) : 'error';
       c.failures[why] = (c.failures[why] ?? 0) + 1;
@@ -292,8 +307,8 @@ function ownClockImport(r: Reader, obj: JsonObject, c: OwnClockContext): Importe
     }
     const chunkTimes = gaps ? chunkTimesFromGaps(ttft, gaps) : null;
     const last = chunkTimes ? chunkTimes[chunkTimes.length - 1] : ttft;
-    r.duration(last, `ttfts[${i}] + Σ itls[${i}]`);
-    const outLen = outputLens ? r.count(outputLens[i], `output_lens[${i}]`) : null;
+    if (!isDuration(last)) r.duration(last, `ttfts[${i}] + Σ itls[${i}]`);
+    const outLen = outputLens ? countAt(r, outputLens[i], 'output_lens', i) : null;
     records.push({
       dueT: null,
       sendT: 0,

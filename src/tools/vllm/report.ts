@@ -6,7 +6,8 @@ import type { BenchmarkRun, Capability } from '../base/records.ts';
 import { fromSummary, fmtInterval, FIRST, LAST, PER_TOKEN, R, type ReportRow } from '../base/report-rows.ts';
 import type { SpeedRowOf, SpeedSpec } from '../base/descriptor.ts';
 import { percentileWithInterval } from '../../stats/interval.ts';
-import { vllmItlSummary, vllmMetrics, vllmTpotSummary } from './definitions.ts';
+import { vllmMetrics, vllmTpotSummary } from './definitions.ts';
+import { medianOf } from '../base/definitions.ts';
 import { pooledChunkGaps, sortedValues } from '../base/series.ts';
 
 export function vllmReport(run: BenchmarkRun): ReportRow[] {
@@ -46,10 +47,10 @@ export const vllmSpeeds: SpeedSpec<VllmSpeed> = {
   rows: (run) => {
     const rows: SpeedRowOf<VllmSpeed>[] = [];
     const inv = (ms: number | null) => (ms !== null && ms > 0 ? 1000 / ms : null);
-    // the two summaries the rows read, not everything vllmMetrics prints
-    const itl = vllmItlSummary(run, [99]);
+    // what the rows read (the ITL median, the TPOT summary), not everything vllmMetrics prints
+    const itls = pooledChunkGaps(run); // vllmItls of every successful request
     const tpot = vllmTpotSummary(run, [99]);
-    rows.push({ tool: 'vllm', metric: 'median_itl_ms', formula: '1000 / median of pooled chunk gaps', tokPerS: inv(itl.median), n: itl.n, primary: true });
+    rows.push({ tool: 'vllm', metric: 'median_itl_ms', formula: '1000 / median of pooled chunk gaps', tokPerS: inv(medianOf(itls, { unit: 'ms' })), n: itls.length, primary: true });
     rows.push({ tool: 'vllm', metric: 'mean_tpot_ms', formula: '1000 / mean_i[(last − first)/(n_i − 1)]', tokPerS: inv(tpot.mean), n: tpot.n, primary: false });
     return rows;
   },

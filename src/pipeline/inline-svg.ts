@@ -1,5 +1,7 @@
 /**
- * Prepares a figure's SVG for inlining: several figures share one document,
+ * The one way a Plot figure goes into a page (the article's <Figure>, the
+ * explorer's charts, the audit's sections on the site and in `--html`):
+ * `prepareSvg` makes a figure's SVG fit for inlining: several figures share one document,
  * so every id inside an SVG gets the figure's prefix (and so do the url(#…)
  * and href="#…" that point at them); the root gets role="img" and the ARIA
  * references to the figure's title and description. Inside an image every
