@@ -88,7 +88,9 @@ export function uncheckedComparisons(dir = ARTICLE): Found[] {
     const body = readFileSync(join(dir, file), 'utf8')
       .replace(/^---[\s\S]*?---/, '')
       .replace(/<Claim\b[^>]*>[\s\S]*?<\/Claim>/g, ' ⟦checked⟧ ')
-      .replace(/<(Figure|Fn)\b[\s\S]*?(\/>|<\/\1>)/g, ' ')
+      .replace(/<Figure\b[\s\S]*?(\/>|<\/Figure>)/g, ' ')
+      // A footnote is read too, as sentences of its own.
+      .replace(/<\/?Fn\b[^>]*>/g, '</p>')
       .replace(/\s+/g, ' ');
     for (const sentence of body.split(/(?<=[.!?:;])\s+(?=[A-Z<(“])|<\/?(?:p|li|ul|ol)>/)) {
       const text = sentence.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
@@ -139,10 +141,14 @@ describe('every comparison in the article is checked', () => {
     expect(words('The mean rises with concurrency.')).toBe(true);
     expect(words('Most tools already have the option.')).toBe(false);
     const dir = mkdtempSync(join(tmpdir(), 'comparisons-'));
-    writeFileSync(join(dir, 'x.astro'), '<p>\n  Decode is limited by memory traffic. <Claim id="x">Prefill is limited by arithmetic.</Claim>\n</p>\n');
+    writeFileSync(
+      join(dir, 'x.astro'),
+      '<p>\n  Decode is limited by memory traffic. <Claim id="x">Prefill is limited by arithmetic.</Claim> The run lasted.<Fn>Its tail is far worse.</Fn>\n</p>\n',
+    );
     const found = uncheckedComparisons(dir).map((f) => f.text);
-    expect(found).toHaveLength(1);
+    expect(found).toHaveLength(2);
     expect(found[0]).toMatch(/^Decode is limited by memory traffic\./);
+    expect(found[1]).toBe('Its tail is far worse.');
     rmSync(dir, { recursive: true });
   });
 });

@@ -50,7 +50,8 @@ export const figures: Figures<OpenClosedData> = {
       title: 'The same server, closed and open',
       caption: plain(
         `p99 time to first token against delivered request rate: the closed-loop sweep in its steady window, and Poisson arrivals at each rate the sweep delivered; median over ${d.seeds} seeds per point, bars from the lower to the upper quartile of the seeds. ` +
-          `Past ${sweep[top]!.slots} slots the closed loop delivers less, not more (dashed). The crosses are open-loop runs at the sweep’s peak rate, one per seed: purple if the run collapsed (p99 above ${durationMs(collapseMs)}), green if it did not.`,
+          // The peak is the sweep's highest rate, so every point past it delivers no more; there may be none.
+          `${past.length ? `Past ${sweep[top]!.slots} slots the closed loop delivers less, not more (dashed). ` : ''}The crosses are open-loop runs at the sweep’s peak rate, one per seed: purple if the run collapsed (p99 above ${durationMs(collapseMs)}), green if it did not.`,
       ),
       // The description is read from the data it describes, so it cannot say other than the figure shows.
       alt: p99Alt(d, rising, past, collapseMs),
