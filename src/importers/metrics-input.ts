@@ -123,16 +123,17 @@ export const CAPABILITY_WORDS: Record<Capability, string> = {
 };
 
 /**
- * Rows the file cannot support get value null and the reason: the first of
- * the row's needs that the file lacks. (A definition computed from a
+ * Rows the file cannot support get value null, n 0 and the reason: the first
+ * of the row's needs that the file lacks. (A definition computed from a
  * stand-in — e.g. finish time for the last chunk — would print a number the
- * file never measured.)
+ * file never measured; a row with no value measured no sample either, whatever
+ * count its definition had already taken.)
  */
 export function markUnsupported(rows: ReportRow[], input: Pick<MetricsInput, 'lacks'>): ReportRow[] {
   if (input.lacks.length === 0) return rows;
   return rows.map((row) => {
     const lack = row.needs.find((c) => input.lacks.includes(c));
     if (!lack) return row;
-    return { ...row, value: null, note: `not in this file: ${CAPABILITY_WORDS[lack]}` };
+    return { ...row, value: null, n: 0, note: `not in this file: ${CAPABILITY_WORDS[lack]}` };
   });
 }

@@ -9,7 +9,8 @@ import { guidellmConcurrency, guidellmMetrics, guidellmRequestsPerSecond } from 
 
 export function guidellmAgreement(res: Imported): Agreement[] {
   const pre03 = res.definitions !== undefined && 'guidellm' in res.definitions && res.definitions.guidellm === 'up-to-0.3';
-  const g = guidellmMetrics(res.run, { version: pre03 ? 'up-to-0.3' : '0.4+' });
+  const version = pre03 ? 'up-to-0.3' : '0.4+';
+  const g = guidellmMetrics(res.run, { version });
   const pick = (key: string): Recompute | null => {
     const [name, stat] = key.split('.');
     const summary =
@@ -20,7 +21,7 @@ export function guidellmAgreement(res: Imported): Agreement[] {
       return { value: v === null ? null : v * scale };
     }
     if (key === 'request_totals.successful') return { value: successful(res.run).length };
-    if (key === 'request_concurrency.mean') return { value: guidellmConcurrency(res.run) };
+    if (key === 'request_concurrency.mean') return { value: guidellmConcurrency(res.run, version) };
     if (key === 'requests_per_second.mean') {
       return pre03
         ? { value: null, reason: 'up to 0.3 GuideLLM averaged a series of per-interval rates, which the file does not keep' }

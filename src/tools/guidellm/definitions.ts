@@ -139,8 +139,15 @@ export function guidellmRequestsPerSecond(run: BenchmarkRun): number | null {
   return n / D;
 }
 
-/** GuideLLM merges change times this close (s) onto the earliest of them (statistics.py: `threshold = 1e-4`). */
-export const GUIDELLM_MERGE_S = 1e-4;
+/**
+ * GuideLLM merges change times this close (s) onto the earliest of them, by
+ * version: 0.4 on, `threshold = 1e-4` (schemas/statistics.py
+ * `_merge_sorted_times_with_weights`, introduced in guidellm 31e26308 (2025-10-27),
+ * first released in v0.4.0 e0769484); up to 0.3.x, `epsilon = 1e-6`
+ * (objects/statistics.py `DistributionSummary.from_request_times`, v0.3.1 121dcdc4),
+ * compared with the merged point's time, so the same sweep with a smaller reach.
+ */
+export const GUIDELLM_MERGE_S: Record<GuidellmVersion, number> = { 'up-to-0.3': 1e-6, '0.4+': 1e-4 };
 
 /**
  * GuideLLM `request_concurrency` mean (statistics.py
@@ -149,7 +156,8 @@ export const GUIDELLM_MERGE_S = 1e-4;
  * change times merged (`_merge_sorted_times_with_weights`); the level carried
  * into the window at its start, cut at its end, clipped at 0; each level
  * weighted by how long it lasts. The merge: a group opens at a change time and
- * takes every later one up to it + {@link GUIDELLM_MERGE_S}, their changes
+ * takes every later one up to it + {@link GUIDELLM_MERGE_S} (of the version
+ * that wrote the file; default the pinned 0.4+), their changes
  * summed onto its first time; the next time opens the next group, so a chain
  * of close times longer than the threshold becomes several points, not one.
  * GuideLLM reaches this in passes (each run of gaps ≤ threshold merges from its
@@ -157,9 +165,10 @@ export const GUIDELLM_MERGE_S = 1e-4;
  * since a merged point keeps its first time's place and so never comes within
  * the threshold of a neighbour again. Without the merge the mean would be
  * Σ (time each request spends inside the window) / (end − start); the merge
- * moves a change earlier by at most 0.1 ms.
+ * moves a change earlier by at most the threshold (0.1 ms from 0.4).
  */
-export function guidellmConcurrency(run: BenchmarkRun): number | null {
+export function guidellmConcurrency(run: BenchmarkRun, version: GuidellmVersion = '0.4+'): number | null {
+  const merge = GUIDELLM_MERGE_S[version];
   const D = run.endT - run.startT;
   if (!(D > 0)) return null;
   const recs = successful(run).filter((r) => r.finishT >= run.startT && r.sendT <= run.endT);
@@ -182,7 +191,7 @@ export function guidellmConcurrency(run: BenchmarkRun): number | null {
   while (more()) {
     const first = nextTime();
     let change = 0;
-    while (more() && nextTime() <= first + GUIDELLM_MERGE_S) change += startNext() ? (i++, 1) : (j++, -1);
+    while (more() && nextTime() <= first + merge) change += startNext() ? (i++, 1) : (j++, -1);
     // a change before the window only sets the level it opens with (numpy searchsorted 'left'); one after it is cut
     if (first > run.endT) break;
     if (first >= run.startT) until(first);

@@ -21,7 +21,7 @@ export function guidellmReport(run: BenchmarkRun, opts: ReportOptions): ReportRo
   rows.push({ tool: 'guidellm', metric: 'p99 time_to_first_token_ms (inverse CDF)', value: g.timeToFirstTokenMs.percentiles['99'], unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'p99', needs: [...FIRST, ...GW] });
   rows.push({ tool: 'guidellm', metric: 'mean time_to_first_token_ms', value: g.timeToFirstTokenMs.mean, unit: 'ms', n: g.timeToFirstTokenMs.n, quantity: 'TTFT', stat: 'mean', needs: [...FIRST, ...GW] });
   rows.push({ tool: 'guidellm', metric: 'mean request_latency', value: g.requestLatencyS.mean, unit: 's', n: g.requestLatencyS.n, quantity: 'E2E', stat: 'mean', needs: [...[R], ...GW] });
-  rows.push({ tool: 'guidellm', metric: 'request_concurrency (time-weighted in the window)', value: guidellmConcurrency(run), unit: '1', n: recs.length, quantity: 'throughput', stat: 'concurrency, time in window / D', needs: [R, 'timeline', 'runWindow'] });
+  rows.push({ tool: 'guidellm', metric: 'request_concurrency (time-weighted in the window)', value: guidellmConcurrency(run, version), unit: '1', n: recs.length, quantity: 'throughput', stat: 'concurrency, time in window / D', needs: [R, 'timeline', 'runWindow'] });
   rows.push({ tool: 'guidellm', metric: 'requests_per_second (ended in window / window)', value: guidellmRequestsPerSecond(run), unit: 'req/s', n: recs.length, quantity: 'throughput', stat: 'requests / duration', needs: [R, 'timeline', 'runWindow'] });
   return rows;
 }
