@@ -1,16 +1,16 @@
 /**
  * The "Audit a run" page in the reader's browser: a file dropped on the
- * target (or picked with the file input) is read here, recognised, imported
- * and audited by the same modules `stopwatches audit` runs (src/audit/file.ts, over
- * the dropped file's text),
- * and rendered by the same HTML as `--html` (src/audit/html.ts), with Plot
- * drawing in this page's document. Nothing is sent anywhere: the file's text
- * never leaves this script.
+ * target (or picked with the file input) is read, recognised, imported and
+ * audited in a Web Worker (./worker.ts) by the same modules `stopwatches audit`
+ * runs (src/audit/file.ts, over the dropped file's text), with its progress in
+ * the status line; this script then renders the same sections as `--html`
+ * (src/audit/html.ts), with Plot drawing in this page's document. Nothing is
+ * sent anywhere: the file's text never leaves the page.
  */
 import { auditSections } from '../audit/html.ts';
-import { auditFile, type Audited } from '../audit/file.ts';
-import { importChecked } from '../importers/metrics-input.ts';
-import { UserError } from '../errors.ts';
+import type { FromWorker, ToWorker } from './worker.ts';
+
+declare const __AUDIT_WORKER__: string;
 
 const root = document.getElementById('audit-page')!;
 const drop = document.getElementById('audit-drop')!;
@@ -23,24 +23,31 @@ function setState(state: 'idle' | 'reading' | 'done' | 'error', text: string): v
   status.textContent = text;
 }
 
-/** Lets the status line paint before a long synchronous read. */
-const frame = () => new Promise<void>((ok) => setTimeout(ok, 0));
+let worker: Worker | null = null;
+let workerUrl: string | null = null;
+/** The audit whose answers the page shows; a new drop supersedes the one running. */
+let current = 0;
 
-async function audit(files: File[]): Promise<void> {
-  if (files.length === 0) return;
-  setState('reading', `Reading ${files.length === 1 ? files[0].name : `${files.length} files`}…`);
-  await frame();
-  const runs: Audited[] = [];
-  const problems: string[] = [];
-  for (const f of files) {
-    try {
-      const text = await f.text();
-      runs.push(...(await auditFile(f.name, (entry) => importChecked(f.name, text, { entry }))));
-    } catch (err) {
-      // a file the readers refuse is one line naming it and the fix; anything else is a bug worth showing as it is
-      problems.push(err instanceof UserError ? err.message : `${f.name}: ${(err as Error).message}`);
-    }
+function startWorker(): Worker {
+  workerUrl ??= URL.createObjectURL(new Blob([__AUDIT_WORKER__], { type: 'text/javascript' }));
+  const w = new Worker(workerUrl);
+  w.onmessage = (e: MessageEvent<FromWorker>) => onWorker(e.data);
+  w.onerror = (e) => {
+    e.preventDefault();
+    w.terminate();
+    if (worker === w) worker = null;
+    setState('error', `The audit stopped: ${e.message || 'unknown error'}. Reload the page and try again.`);
+  };
+  return w;
+}
+
+function onWorker(m: FromWorker): void {
+  if (m.id !== current) return;
+  if (m.type === 'progress') {
+    status.textContent = m.text;
+    return;
   }
+  const { runs, problems } = m;
   out.innerHTML = runs.length ? auditSections(runs, document) : '';
   out.hidden = runs.length === 0;
   const done = runs.length ? `Audited ${runs.length} run${runs.length === 1 ? '' : 's'}.` : '';
@@ -48,6 +55,20 @@ async function audit(files: File[]): Promise<void> {
     setState('error', [done, ...problems].filter(Boolean).join(' '));
     if (runs.length) root.dataset.state = 'done';
   } else setState('done', done);
+}
+
+function audit(files: File[]): void {
+  if (files.length === 0) return;
+  // a file still being read is dropped for the new one: its answer would only be thrown away
+  if (root.dataset.state === 'reading') {
+    worker?.terminate();
+    worker = null;
+  }
+  worker ??= startWorker();
+  current += 1;
+  setState('reading', `Reading ${files.length === 1 ? files[0].name : `${files.length} files`}…`);
+  const msg: ToWorker = { type: 'audit', id: current, files };
+  worker.postMessage(msg);
 }
 
 for (const ev of ['dragenter', 'dragover']) {
@@ -60,10 +81,10 @@ drop.addEventListener('dragleave', () => drop.classList.remove('over'));
 drop.addEventListener('drop', (e) => {
   e.preventDefault();
   drop.classList.remove('over');
-  void audit([...((e as DragEvent).dataTransfer?.files ?? [])]);
+  audit([...((e as DragEvent).dataTransfer?.files ?? [])]);
 });
 input.addEventListener('change', () => {
-  void audit([...(input.files ?? [])]);
+  audit([...(input.files ?? [])]);
   input.value = '';
 });
 setState('idle', 'Drop a result file, or pick one.');

@@ -15,7 +15,7 @@ import type { FigureSpec } from '../pipeline/types.ts';
 import { inFlightFigure, throughputFigure, ttftFigure } from './figures.ts';
 import { CLAUSE_IDS, summaryLine, type AuditNumber, type Finding } from './index.ts';
 import type { Audited } from './file.ts';
-import { auditSeries } from './series.ts';
+import { runView, type RunView } from './series.ts';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -58,9 +58,8 @@ function figureHtml(draw: (layout: Layout) => FigureSpec | null, key: string, id
   );
 }
 
-function runHtml(r: Audited, i: number, document: Document): string {
-  const { report } = r;
-  const series = auditSeries(r.imported, report);
+function runHtml(r: RunView, i: number, document: Document): string {
+  const { report, series } = r;
   const warn = report.findings.filter((f) => f.verdict === 'warn').length;
   const clauses = CLAUSE_IDS.map((c) => `<dt>${c}</dt><dd>${esc(report.clauses[c])}</dd>`).join('');
   const noClock = 'The file puts its requests on no shared clock, so they cannot be placed in time.';
@@ -78,7 +77,7 @@ function runHtml(r: Audited, i: number, document: Document): string {
 }
 
 /** The audit of one or more runs: one section each. */
-export function auditSections(runs: Audited[], document: Document): string {
+export function auditSections(runs: RunView[], document: Document): string {
   return `<div class="audit">${runs.map((r, i) => runHtml(r, i, document)).join('')}</div>`;
 }
 
@@ -124,6 +123,6 @@ export function auditPage(runs: Audited[], document: Document): string {
     `<title>${esc(title)}</title><style>body { max-width: 60rem; margin: 1rem auto; padding: 0 1rem; }${AUDIT_CSS}</style></head>` +
     `<body><main><h1 style="font-family: system-ui, sans-serif; font-size: 1.4rem">${esc(title)}</h1>` +
     `<p style="font-family: system-ui, sans-serif; color: #5b5b66">Written by <code>stopwatches audit</code>: each finding is warn (the run has the pitfall), ok, or unknown (the file cannot tell, with the reason).</p>` +
-    `${auditSections(runs, document)}</main></body></html>\n`
+    `${auditSections(runs.map(runView), document)}</main></body></html>\n`
   );
 }

@@ -12,6 +12,7 @@
  */
 import type { RequestRecord } from '../tools/base/records.ts';
 import type { Imported } from '../tools/base/result.ts';
+import type { Audited } from './file.ts';
 import type { AuditReport } from './index.ts';
 
 /** Bins the time axis is cut into, about: enough to show a ramp and a drain, few enough that each bin is a rate, not a count of one or two completions. */
@@ -201,4 +202,14 @@ export function auditSeries(imported: Imported, report: AuditReport): AuditSerie
     bins: timeline && t1 > t0 ? timeBins(recs, t0, t1) : null,
     maxConcurrency: run.maxConcurrency,
   };
+}
+
+/** What one run's section on the page is drawn from (./html.ts): its report and its series, plain data a Web Worker can post to the page. */
+export interface RunView {
+  report: AuditReport;
+  series: AuditSeries;
+}
+
+export function runView(a: Audited): RunView {
+  return { report: a.report, series: auditSeries(a.imported, a.report) };
 }
