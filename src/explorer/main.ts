@@ -4,7 +4,7 @@
  * progress and Cancel, and draws what comes back (its figures by the
  * article's renderer), marking it out of date once a field no longer says
  * what it ran. Bundled at build time into one classic inline script
- * (src/explorer/bundle.ts); the worker's code is a string in it, started from
+ * (src/site/page-script.ts); the worker's code is a string in it, started from
  * a blob URL — so nothing is fetched, from a sub-path or from file://.
  */
 import { formatValue, formatPlain } from '../format/value.ts';
