@@ -107,7 +107,7 @@ function settle(bins: Float64Array, full: Float64Array): void {
   }
 }
 
-function timeBins(recs: RequestRecord[], t0: number, t1: number): TimeBins {
+function timeBins(recs: readonly RequestRecord[], t0: number, t1: number): TimeBins {
   const duration = t1 - t0;
   const width = binWidth(duration);
   const nb = Math.max(1, Math.ceil(duration / width - 1e-9));

@@ -16,9 +16,20 @@ export type Maybe = { value: number; reason?: undefined } | { value: null; reaso
 export const some = (value: number): Maybe => ({ value });
 export const none = (reason: string): Maybe => ({ value: null, reason });
 
-/** The records a tool's statistics use: every tool we model drops failed requests. */
-export function successful(run: BenchmarkRun): RequestRecord[] {
-  return run.records.filter((r) => r.ok);
+const successfulOf = new WeakMap<readonly RequestRecord[], { of: number; ok: readonly RequestRecord[] }>();
+
+/**
+ * The records a tool's statistics use: every tool we model drops failed requests.
+ * Every tool's report asks for them, so one filtered list per run is kept and
+ * shared (a run's records are not changed once read); hence read-only.
+ */
+export function successful(run: BenchmarkRun): readonly RequestRecord[] {
+  const all = run.records;
+  const kept = successfulOf.get(all);
+  if (kept && kept.of === all.length) return kept.ok;
+  const ok = all.filter((r) => r.ok);
+  successfulOf.set(all, { of: all.length, ok });
+  return ok;
 }
 
 /** Arrival times of the output-carrying chunks; a record without chunk times but with a first token is one chunk. */
@@ -149,7 +160,7 @@ function scaledView(values: Numbers, scale: number): Numbers {
 }
 
 /** Collect the defined values of a per-request definition, counting the undefined ones by reason. */
-export function collect(records: RequestRecord[], f: (r: RequestRecord) => Maybe): { values: number[]; excluded?: string } {
+export function collect(records: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): { values: number[]; excluded?: string } {
   const values: number[] = [];
   const reasons = new Map<string, number>();
   for (const r of records) {

@@ -83,7 +83,7 @@ export function inferencexDuration(run: BenchmarkRun): number {
 /** The lane's client default `--metric-percentiles 90,99,99.9`. */
 const INFX_PERCENTS = [90, 99, 99.9];
 
-function infxSummaryOf(recs: RequestRecord[], f: (r: RequestRecord) => Maybe): Summary {
+function infxSummaryOf(recs: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): Summary {
   const c = collect(recs, f);
   return summarize(c.values, { unit: 'ms', percents: INFX_PERCENTS, excluded: c.excluded });
 }

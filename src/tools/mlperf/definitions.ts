@@ -164,7 +164,7 @@ function summarizeNs(values: number[], excluded?: string): MlperfSummary {
  * earlier ones are still running, and the rates still count every sample, so
  * they can only overstate the rate over the whole run (never understate it).
  */
-export function mlperfRunClock(records: RequestRecord[]): { startT: number; finalQueryDoneT: number } | null {
+export function mlperfRunClock(records: readonly RequestRecord[]): { startT: number; finalQueryDoneT: number } | null {
   let start = Infinity;
   let lastDue = -Infinity;
   let last: RequestRecord | null = null;

@@ -148,7 +148,7 @@ export interface VllmMetrics {
 }
 
 /** One per-request definition over the successful requests, summarised as vLLM prints it (ms, numpy-linear percentiles). */
-function vllmSummaryOf(recs: RequestRecord[], f: (r: RequestRecord) => Maybe, percents: number[]): Summary {
+function vllmSummaryOf(recs: readonly RequestRecord[], f: (r: RequestRecord) => Maybe, percents: number[]): Summary {
   const c = collect(recs, f);
   return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
 }
