@@ -20,7 +20,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +35,14 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
 /** The widths every page is held at: a laptop, and a phone. */
 const WIDE = 1280;
 const PHONE = 390;
+/** Screenshots for a reader to look at, taken during the visits that load their pages anyway. */
+const SHOTS = {
+  first: join(ARTIFACTS, 'site-first-screen.png'),
+  figure: join(ARTIFACTS, 'site-figure.png'),
+  firstDark: join(ARTIFACTS, 'site-first-screen-dark.png'),
+  figureDark: join(ARTIFACTS, 'site-figure-dark.png'),
+  narrow: join(ARTIFACTS, 'site-reproduction-narrow.png'),
+};
 /** The sub-path the site is served from in these tests. */
 const PREFIX = '/some/sub-path/';
 
@@ -174,6 +182,7 @@ describe.skipIf(!built)('site in a browser', () => {
     const links = await p.$$eval('a[href]', (els) => els.map((a) => (a as HTMLAnchorElement).href));
     const raw = await p.$$eval('a[href], link[href], img[src], script[src]', (els) => els.map((e) => e.getAttribute('href') ?? e.getAttribute('src') ?? ''));
     const summary = await p.$$eval('table[data-table="dossier-summary"] tbody th a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    if (name === 'index.html') await screenshotArticle(p);
     return { ...v, layout: wide, figures, nums, text, ids, links, raw, summary };
   }
 
@@ -182,6 +191,7 @@ describe.skipIf(!built)('site in a browser', () => {
     await open(phoneTab, site(name));
     const p = phoneTab.page;
     const l = await layout(p, PHONE);
+    if (name === 'reproduction.html') await p.screenshot({ path: SHOTS.narrow });
     // Without hover: a tap on the page's switch puts every number's spread and interval in the text.
     if (await p.$('.num-detail')) {
       const before = await p.$eval('.num-detail', (e) => e.getBoundingClientRect().width);
@@ -192,6 +202,17 @@ describe.skipIf(!built)('site in a browser', () => {
     return l;
   }
   const phone = new Map<string, Layout>();
+
+  /** The article's first screen and its first figure, light and dark. */
+  async function screenshotArticle(p: Page): Promise<void> {
+    await p.screenshot({ path: SHOTS.first });
+    const fig = await p.$('figure.fig');
+    if (fig) await fig.screenshot({ path: SHOTS.figure });
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await p.screenshot({ path: SHOTS.firstDark });
+    if (fig) await fig.screenshot({ path: SHOTS.figureDark });
+    await p.emulateMedia({ colorScheme: 'light' });
+  }
   /** The address of a built page under the sub-path. */
   const site = (name: string) => `${origin}${PREFIX}${name}`;
   /** The wide page, loaded with `url`. */
@@ -209,6 +230,7 @@ describe.skipIf(!built)('site in a browser', () => {
     phoneTab = await newTab({ viewport: { width: PHONE, height: 844 }, isMobile: true, hasTouch: true });
     pages = readdirSync(DIST).filter((f) => f.endsWith('.html')).sort();
     mkdirSync(ARTIFACTS, { recursive: true });
+    for (const f of Object.values(SHOTS)) rmSync(f, { force: true });
     await Promise.all([
       (async () => { for (const name of pages) info.set(name, await inspect(name)); })(),
       (async () => { for (const name of pages) phone.set(name, await inspectPhone(name)); })(),
@@ -388,18 +410,10 @@ describe.skipIf(!built)('site in a browser', () => {
     expect(existsSync(new URL(link))).toBe(true);
   });
 
-  it('saves screenshots of the first screen and of one figure to test-artifacts/', async () => {
-    const p = await wide(site('index.html'));
-    await p.screenshot({ path: join(ARTIFACTS, 'site-first-screen.png') });
-    const fig = await p.$('figure.fig');
-    if (fig) await fig.screenshot({ path: join(ARTIFACTS, 'site-figure.png') });
-    await p.emulateMedia({ colorScheme: 'dark' });
-    await p.screenshot({ path: join(ARTIFACTS, 'site-first-screen-dark.png') });
-    if (fig) await fig.screenshot({ path: join(ARTIFACTS, 'site-figure-dark.png') });
-    await p.emulateMedia({ colorScheme: 'light' });
-    await open(phoneTab, site('reproduction.html'));
-    await phoneTab.page.screenshot({ path: join(ARTIFACTS, 'site-reproduction-narrow.png') });
-    expect(existsSync(join(ARTIFACTS, 'site-first-screen.png'))).toBe(true);
-    if (fig) expect(existsSync(join(ARTIFACTS, 'site-figure.png'))).toBe(true);
+  it('saves screenshots of the first screen and of one figure to test-artifacts/', () => {
+    // Taken in the article's and the reproduction page's visits (inspect, inspectPhone); removed before them.
+    expect(existsSync(SHOTS.first)).toBe(true);
+    if (info.get('index.html')!.figures.length) expect(existsSync(SHOTS.figure)).toBe(true);
+    expect(existsSync(SHOTS.narrow)).toBe(true);
   });
 });
