@@ -56,7 +56,8 @@ describe('a pipe is read once', () => {
    * /proc/<pid>/fd/0 reaches the same pipe from here, in this process (no CLI start-up per case).
    */
   async function shellPipe(file: string): Promise<{ path: string; close(): void }> {
-    const sh = spawn('sh', ['-c', 'cat "$1" | sleep 600 & echo $!; wait', 'sh', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    // The holder says its pid once its standard input is the pipe, then becomes `sleep` (same pid, same input).
+    const sh = spawn('sh', ['-c', 'cat "$1" | sh -c \'echo $$; exec sleep 600\'', 'sh', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const pid = Number(await new Promise<string>((ok) => sh.stdout.once('data', (d: Buffer) => ok(d.toString()))));
     return { path: `/proc/${pid}/fd/0`, close: () => process.kill(pid) };
   }
