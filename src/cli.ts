@@ -37,7 +37,8 @@ export function buildProgram(): Command {
  */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    const program = buildProgram();
+    await program.parseAsync(helpAsFlag(program, argv), { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -52,6 +53,15 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err; // a bug: its stack is what a report needs
   }
+}
+
+/**
+ * `help <command>` read as `<command> --help`, the same help by commander's own rule, so that it
+ * passes the command's preSubcommand hook too (where `metrics` loads the formats its help lists).
+ */
+function helpAsFlag(program: Command, argv: string[]): string[] {
+  const [first, name, ...rest] = argv;
+  return first === 'help' && rest.length === 0 && program.commands.some((c) => c.name() === name) ? [name!, '--help'] : argv;
 }
 
 /** The reader of our output went away (`… | head`): nothing more to say, and nobody to say it to. */

@@ -8,10 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FINDING_IDS, type AuditReport } from '../src/audit/index.ts';
 import { runCli } from './helpers/cli.ts';
-import { audit, finding, simulatedFile, verdicts, type Scenario } from './helpers/audit-runs.ts';
+import { audit, finding, removeSimulatedFiles, simulatedFile, verdicts, type Scenario } from './helpers/audit-runs.ts';
+
+afterAll(removeSimulatedFiles);
 
 const FORMATS = ['vllm', 'aiperf'] as const;
 
@@ -200,9 +202,10 @@ describe('stopwatches simulate --as', () => {
   }
 
   it.each([['vllm', 'capped_poisson'], ['aiperf', 'closed_ranged']] as const)('writes %s’s format, which `metrics` reads back to the simulator’s own numbers (%s)', async (as, golden) => {
-    const { mkdtempSync } = await import('node:fs');
+    const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'as-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const casePath = join(import.meta.dirname, 'fixtures/golden', `${golden}.json`);
     const own = join(dir, 'own.json');
     const tool = join(dir, as === 'vllm' ? 'run.json' : 'profile_export.jsonl');

@@ -4,8 +4,8 @@
  * committed snapshot of the numbers, and the build step's failure line when a
  * perturbed number flips a claim.
  */
-import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,9 @@ const ROOT = join(import.meta.dirname, '..');
 const SECTION_CHECKS = sectionClaims(ARTICLE_CHECKS);
 const SNAPSHOT = JSON.parse(readFileSync(join(ROOT, 'test/snapshots/numbers.json'), 'utf8')) as Record<string, NumberEntry>;
 const n = (value: number, extra: Partial<NumberEntry> = {}): NumberEntry => ({ value, unit: 'ms', ...extra });
+/** The folders the tests write numbers into, removed when the file is done. */
+const TMP = mkdtempSync(join(tmpdir(), 'checks-'));
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 describe('predicates', () => {
   const v = { a: 12, b: 10, c: 10.1, k: 3 };
@@ -151,8 +154,33 @@ describe('evaluation on the committed numbers', () => {
     expect(claimChangesLine(changes)).toMatch(/^claims: 1 changed status \(oc-96-close holds → fails\)/);
   });
 
+  /**
+   * The ids of the numbers a claim's evaluation reads from the build (its check's numbers and those its
+   * words fill in), seen through a proxy; 'all' if it lists them. `evaluateClaim` is a function of what it
+   * reads (it is deterministic, above), so only a claim that reads a number can change when that number moves.
+   */
+  const idsRead = (c: (typeof SECTION_CHECKS)[number]['claims'][number], section: string): Set<string> | 'all' => {
+    const read = new Set<string>();
+    let listed = false;
+    const note = (k: string | symbol) => void (typeof k === 'string' && read.add(k));
+    const spy = new Proxy(SNAPSHOT, {
+      get: (t, k) => (note(k), Reflect.get(t, k)),
+      has: (t, k) => (note(k), Reflect.has(t, k)),
+      getOwnPropertyDescriptor: (t, k) => (note(k), Reflect.getOwnPropertyDescriptor(t, k)),
+      ownKeys: (t) => ((listed = true), Reflect.ownKeys(t)),
+    });
+    evaluateClaim(c, section, spy);
+    return listed ? 'all' : read;
+  };
+
   it('every claim can be flipped by moving one of its numbers, and a move flips only claims that read that number', () => {
     const FACTORS = [0, 0.5, 0.9, 0.99, 1.01, 1.1, 2, 10, -1];
+    // Every claim with its status on the committed numbers (evaluateAll's order) and what its evaluation reads.
+    const claims = SECTION_CHECKS.flatMap((s) => s.claims.map((claim) => ({ claim, section: s.section, reads: idsRead(claim, s.section) }))).map((e, i) => ({ ...e, base: base.claims[i] }));
+    for (const { reads, base: b } of claims) expect(reads === 'all' || b.numbers.every((m) => reads.has(baseId(m.id))), `${b.id} reads its numbers`).toBe(true);
+    /** The claims whose status a move changes: of all claims, only those that read the moved number are evaluated again. */
+    const changedBy = (id: string, moved: Record<string, NumberEntry>) =>
+      claims.filter((e) => (e.reads === 'all' || e.reads.has(id)) && evaluateClaim(e.claim, e.section, moved).status !== e.base.status).map((e) => e.base);
     const unflippable: string[] = [];
     const strays: string[] = [];
     for (const c of base.claims) {
@@ -160,9 +188,7 @@ describe('evaluation on the committed numbers', () => {
       for (const id of new Set(c.numbers.map((x) => baseId(x.id)))) {
         const entry = SNAPSHOT[id];
         for (const f of FACTORS) {
-          const moved = { ...SNAPSHOT, [id]: scaled(entry, f) };
-          const after = evaluateAll(SECTION_CHECKS, moved);
-          const changed = after.claims.filter((x, i) => x.status !== base.claims[i].status);
+          const changed = changedBy(id, { ...SNAPSHOT, [id]: scaled(entry, f) });
           if (changed.some((x) => x.id === c.id)) flipped = true;
           for (const x of changed) if (!x.numbers.some((m) => baseId(m.id) === id)) strays.push(`${id} ×${f} flipped ${x.id}, which does not read it`);
           if (flipped) break;
@@ -176,7 +202,7 @@ describe('evaluation on the committed numbers', () => {
   });
 
   it('the build step fails with one line naming the claim, its sentence and the numbers', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'claims-'));
+    const dir = mkdtempSync(join(TMP, 'claims-'));
     const perturbed = { ...SNAPSHOT, [OPEN96]: open96TenPercentAbove() };
     writeFileSync(join(dir, 'numbers.json'), JSON.stringify(perturbed));
     const r = await runCli(['claims', '--dir', dir], { cwd: ROOT });
@@ -199,7 +225,7 @@ describe('evaluation on the committed numbers', () => {
   });
 
   it('a missing numbers.json is one line and exit 2', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'claims-'));
+    const dir = mkdtempSync(join(TMP, 'claims-'));
     const r = await runCli(['claims', '--dir', dir], { cwd: ROOT });
     expect(r.code).toBe(2);
     expect(r.err.trim().split('\n')).toHaveLength(1);
@@ -308,7 +334,7 @@ describe('claim changes between two builds', () => {
     expect(claimChangesLine([])).toBe('claims: no checked sentence changed status or margin');
   });
   it('fits the diff report: the two sides the diff loads give the claims line to print first', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'claims-diff-'));
+    const dir = mkdtempSync(join(TMP, 'diff-'));
     const moved = { ...SNAPSHOT, 'cliff.load90.collapsed': { ...SNAPSHOT['cliff.load90.collapsed'], value: 1 } };
     writeFileSync(join(dir, 'numbers.json'), JSON.stringify(moved));
     const base = loadDir(join(ROOT, 'test/snapshots'), 'snapshots', 'fix');
@@ -328,10 +354,15 @@ describe('checked claims on the built site', () => {
   it.runIf(built)('renders each claim once beside its sentence, with status and margin on hover, and lists it in the dossier', () => {
     const article = parseHTML(readFileSync(join(dist, 'index.html'), 'utf8')).document;
     const dossier = parseHTML(readFileSync(join(dist, 'dossier.html'), 'utf8')).document;
+    // Each page walked once: the article's claim elements and the dossier's rows by id.
+    const onPage = new Map<string, Element[]>();
+    for (const el of article.querySelectorAll('[data-claim]')) onPage.set(el.getAttribute('data-claim')!, [...(onPage.get(el.getAttribute('data-claim')!) ?? []), el]);
+    const rows = new Map<string, Element>();
+    for (const el of dossier.querySelectorAll('[id^="check-"]')) if (!rows.has(el.id)) rows.set(el.id, el); // the first, as getElementById
     const problems: string[] = [];
     for (const s of SECTION_CHECKS) {
       for (const c of s.claims) {
-        const els = article.querySelectorAll(`[data-claim="${c.id}"]`);
+        const els = onPage.get(c.id) ?? [];
         if (els.length !== 1) {
           problems.push(`${c.id}: ${els.length} elements on the article page`);
           continue;
@@ -344,7 +375,7 @@ describe('checked claims on the built site', () => {
         if (!mark || !mark.getAttribute('href')?.endsWith(`dossier.html#check-${c.id}`)) problems.push(`${c.id}: no mark linking to its dossier row`);
         const stated = evaluateClaim(c, s.section, SNAPSHOT).article;
         if (stated && !el.textContent.replace(/\s+/g, ' ').includes(stated.replace(/\s+/g, ' '))) problems.push(`${c.id}: the article’s statement is not printed`);
-        const row = dossier.getElementById(`check-${c.id}`);
+        const row = rows.get(`check-${c.id}`);
         if (!row) problems.push(`${c.id}: no dossier row`);
         else if (!row.querySelector('.status')?.textContent || row.children.length < 5) problems.push(`${c.id}: dossier row without status and margin`);
       }

@@ -6,10 +6,10 @@
  * `--out` goes through the same main() in-process (no process start-up per case).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeFailure, fsErrorLine, isUserErrorLike, UserError } from '../src/errors.ts';
 import { runCli } from './helpers/cli.ts';
 
@@ -18,13 +18,16 @@ const BIN = join(ROOT, 'bin/stopwatches.mjs');
 const GOLDEN = join(ROOT, 'test/fixtures/golden');
 const STACK = /^\s+at .*:\d+:\d+\)?$/m;
 
+/** A fresh folder per test, all under one that goes when the file is done. */
+const base = mkdtempSync(join(tmpdir(), 'cli-'));
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'cli-'));
+  dir = mkdtempSync(join(base, 't-'));
 });
 afterEach(() => {
   process.exitCode = undefined;
 });
+afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const sysError = (code: string, path?: string, syscall = 'open') => Object.assign(new Error(`${code}: failed, ${syscall} '${path}'`), { code, path, syscall, errno: -1 });
 
@@ -64,12 +67,18 @@ describe('the top-level handler', () => {
   });
 });
 
-/** Runs the real entry point; `stdout` is 'pipe' or a file descriptor. */
-function cli(args: string[], stdout: 'pipe' | number = 'pipe') {
-  return spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8', timeout: 60_000 });
+/** Runs the real entry point with its standard output on `stdout`, a file descriptor (a shell's `>`). */
+function cli(args: string[], stdout: number): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', stdout, 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
 }
 
-describe('standard streams', () => {
+// Each case waits on its own process start-up (about a second under tsx): the two start together.
+describe.concurrent('standard streams', () => {
   it('EPIPE: `simulate … | head -c 100` exits quietly (status 0, nothing on stderr)', async () => {
     const child = spawn(process.execPath, [BIN, 'simulate', join(GOLDEN, 'burst_1000.json'), '--tokens'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
@@ -85,10 +94,10 @@ describe('standard streams', () => {
     expect(code).toBe(0);
   });
 
-  it('ENOSPC on stdout (`> /dev/full`): one line naming standard output, status 2', () => {
+  it('ENOSPC on stdout (`> /dev/full`): one line naming standard output, status 2', async () => {
     const fd = openSync('/dev/full', 'w');
     try {
-      const r = cli(['simulate', join(GOLDEN, 'closed_fixed.json')], fd);
+      const r = await cli(['simulate', join(GOLDEN, 'closed_fixed.json')], fd);
       expect(r.stderr).toBe('stopwatches: standard output: no space left on the device; free some space or write somewhere else\n');
       expect(r.status).toBe(2);
     } finally {

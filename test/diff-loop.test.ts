@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { COMMENT_MARKER, MARKDOWN_LIMIT } from '../src/pipeline/diff/markdown.ts';
 import { citedNumbers } from '../src/site/cited.ts';
+import { runCli } from './helpers/cli.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'stopwatches-loop-'));
@@ -42,11 +43,14 @@ const CITED = 'alpha.mean_ms';
 const git = (...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=ci@example.invalid', '-c', 'user.name=ci', '-c', 'commit.gpgsign=false', ...args], { cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** The maintainer's side: building and accepting the base's snapshot (which `snapshot` refuses under CI). */
-function cli(...args: string[]) {
-  const { CI: _ci, ...env } = process.env;
-  const r = spawnSync(process.execPath, ['bin/stopwatches.mjs', ...args], { cwd: scratch, encoding: 'utf8', env: { ...env, NO_COLOR: '1' } });
-  expect(r.status, r.stderr + r.stdout).toBe(0);
+/**
+ * The maintainer's side: building and accepting the base's snapshot (which `snapshot` refuses under CI).
+ * Not a step of the workflow, so the CLI runs in-process (test/helpers/cli.ts): the same commands
+ * without two process start-ups.
+ */
+async function cli(...args: string[]) {
+  const r = await runCli(args, { cwd: scratch, env: { CI: undefined, NO_COLOR: '1' } });
+  expect(r.code, r.err + r.out).toBe(0);
 }
 
 /** GitHub's comment limit (the Markdown aims lower: MARKDOWN_LIMIT). */
@@ -100,7 +104,7 @@ function pullRequest(out: string) {
 }
 
 describe('the pull-request loop in a scratch repository', () => {
-  it('an unchanged branch reports nothing; one changed constant is named, with the cited numbers that moved', () => {
+  it('an unchanged branch reports nothing; one changed constant is named, with the cited numbers that moved', async () => {
     // The project's code (not its experiments, tests or article data), the fixture experiments as the registry.
     const code = execFileSync('git', ['ls-files', 'bin', 'src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', '.gitignore'], { cwd: REPO, encoding: 'utf8' });
     for (const f of code.split('\n').filter(Boolean)) {
@@ -118,8 +122,8 @@ describe('the pull-request loop in a scratch repository', () => {
     pkg.scripts.build = 'node bin/stopwatches.mjs run && node bin/stopwatches.mjs claims';
     writeFileSync(join(scratch, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
     // The base branch carries its build's snapshot, as the project's main does.
-    cli('run', '--jobs', '2');
-    cli('snapshot');
+    await cli('run', '--jobs', '2');
+    await cli('snapshot');
     git('init', '-q', '-b', 'main');
     git('add', '-A');
     git('commit', '-q', '-m', 'base');

@@ -4,6 +4,11 @@
  * server, every request to another origin is blocked and recorded; one test
  * opens the page from file://.
  *
+ * One page serves every test: each test navigates it to its own address,
+ * which gives it the same fresh state a new page would (the page keeps
+ * nothing between loads), without a new browser context and renderer per
+ * test. The phone layout needs a mobile context, made once.
+ *
  * Needs a built dist/ (CI runs `npm run build` before `npm test`; locally
  * `node bin/stopwatches.mjs run && npx astro build`). Nothing is skipped: without
  * dist/explorer.html the suite fails and says so.
@@ -19,7 +24,7 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { formatValue } from '../src/format/value.ts';
 import { defaultParams, fromQuery, toQuery, type Params } from '../src/explorer/params.ts';
 import { runExplorer } from '../src/explorer/run.ts';
@@ -32,6 +37,8 @@ const ARTIFACTS = join(ROOT, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PREFIX = '/explorer/sub-path/';
+/** The window of a new page (Playwright's default), which every test starts from. */
+const VIEWPORT = { width: 1280, height: 720 };
 const NUMBERS = join(ROOT, 'src/generated/numbers.json');
 /** axe-core's browser build, injected into a page (pinned in package.json, as test/site-browser.test.ts). */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -62,6 +69,9 @@ describe('explorer in a browser', () => {
   let server: Server;
   let browser: Browser;
   let origin: string;
+  /** The page every test navigates; `phone`, a page in a mobile context for the layout test. */
+  let page: Page;
+  let phoneContext: BrowserContext | undefined;
   const watches: Watch[] = [];
 
   beforeAll(async () => {
@@ -70,16 +80,17 @@ describe('explorer in a browser', () => {
     server = await serve();
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    page = await watched(await browser.newPage({ viewport: VIEWPORT }));
   });
 
   afterAll(async () => {
+    await phoneContext?.close();
     await browser?.close();
     await new Promise((ok) => (server ? server.close(ok) : ok(null)));
   });
 
-  /** A page that records console errors and failed requests, and blocks (and records) any request to another origin. */
-  async function open(url: string): Promise<Page> {
-    const p = await browser.newPage();
+  /** Makes `p` record console errors and failed requests, and block (and record) any request to another origin. */
+  async function watched(p: Page): Promise<Page> {
     const w: Watch = { errors: [], foreign: [], failed: [] };
     watches.push(w);
     p.on('console', (m) => { if (m.type() === 'error') w.errors.push(m.text()); });
@@ -91,6 +102,12 @@ describe('explorer in a browser', () => {
       w.foreign.push(u);
       return route.abort();
     });
+    return p;
+  }
+
+  /** Loads `url` into `p` (the shared page unless given), at a new page's window size, and waits until its script is ready. */
+  async function open(url: string, p = page): Promise<Page> {
+    if (p === page) await p.setViewportSize(VIEWPORT);
     await p.goto(url, { waitUntil: 'load' });
     await p.waitForFunction(() => document.getElementById('explorer')?.dataset.ready === 'true');
     return p;
@@ -160,7 +177,6 @@ describe('explorer in a browser', () => {
     const clauses = await p.$$eval('#speeds-body tr.clause', (rows) => rows.map((r) => r.textContent ?? ''));
     expect(clauses).toHaveLength(7);
     for (const c of clauses) expect(c).toMatch(/^arrivals: closed loop, 64 slots.* · clock: .* · window: whole run, 640 requests$/);
-    await p.close();
   });
 
   it('runs every preset to its results, the Figure 6 one with its seven definitions', async () => {
@@ -180,7 +196,6 @@ describe('explorer in a browser', () => {
       expect(got, id).toEqual({ stale: 'false', dots: got.dots, tools: 7, bars: 7, status: '' });
       expect(got.dots, id).toBeGreaterThan(0);
     }
-    await p.close();
   });
 
   it('marks the results out of date, visibly and for screen readers, as soon as a field changes after a run', async () => {
@@ -211,7 +226,6 @@ describe('explorer in a browser', () => {
     await p.click('#run');
     await finished(p, before + 1);
     expect(await state()).toEqual({ stale: 'false', note: '', live: 'polite', heading: 'Results', opacity: '1' });
-    await p.close();
   });
 
   it('puts the form near the top and the results on the first screen at 1280 × 800, directly under the form at 390 px', async () => {
@@ -237,10 +251,8 @@ describe('explorer in a browser', () => {
     expect(w.run.bottom).toBeLessThanOrEqual(w.vh);
     expect(w.width).toBe(w.vw);
     expect(await axe(wide)).toEqual([]);
-    await wide.close();
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await phone.goto(url(), { waitUntil: 'load' });
-    await phone.waitForFunction(() => document.getElementById('explorer')?.dataset.ready === 'true');
+    phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await open(url(), await watched(await phoneContext.newPage()));
     await finished(phone, await runOf(phone));
     const n = await boxes(phone);
     expect(n.form.top).toBeLessThan(n.vh);
@@ -251,7 +263,6 @@ describe('explorer in a browser', () => {
     expect(n.text).toBeGreaterThanOrEqual(11);
     expect(n.width).toBe(n.vw);
     expect(await axe(phone)).toEqual([]);
-    await phone.close();
   });
 
   it('a shared URL restores the same configuration (and the same result)', async () => {
@@ -270,7 +281,6 @@ describe('explorer in a browser', () => {
     await a.waitForFunction((q) => location.search === `?${q}`, toQuery(shared));
     const link = await a.evaluate(() => location.href);
     const typed = await fields(a);
-    await a.close();
     // 2) Someone opens the link: same fields, and the run gives what Node gives for the same configuration.
     const b = await open(link);
     await finished(b, await runOf(b));
@@ -280,7 +290,6 @@ describe('explorer in a browser', () => {
     expect(restored.stream).toBe('shared-test');
     const raw = Number(await b.$eval('#p99-due', (e) => (e as HTMLElement).dataset.raw));
     expect(raw).toBe(runExplorer(shared).p99Due.value);
-    await b.close();
   });
 
   it('an out-of-range input shows its message beside the field and the run is refused', async () => {
@@ -307,7 +316,6 @@ describe('explorer in a browser', () => {
     await p.waitForSelector('#m-kvCapacityTokens:not([hidden])');
     expect(await p.textContent('#m-kvCapacityTokens')).toMatch(/raise it to at least 2,048 tokens/);
     expect(await p.isHidden('#m-slots')).toBe(true);
-    await p.close();
   });
 
   it('an open-loop rate whose run would not fit is refused beside the rate field (never 0 ms and "Done.")', async () => {
@@ -326,7 +334,6 @@ describe('explorer in a browser', () => {
       expect(await p.textContent('#status')).toMatch(/Not run: one field needs fixing \(Rate\)/);
     }
     expect(await runOf(p)).toBe(before);
-    await p.close();
   });
 
   it('runs in a worker: the page answers while a long run goes, and Cancel stops it', async () => {
@@ -350,7 +357,6 @@ describe('explorer in a browser', () => {
     await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'cancelled');
     // A new run after the cancel starts a fresh worker and finishes.
     await clickPreset(p, 'first-wave');
-    await p.close();
   });
 
   it('works from file:// (worker from a blob URL, nothing fetched)', async () => {
@@ -358,7 +364,6 @@ describe('explorer in a browser', () => {
     await finished(p, await runOf(p));
     const raw = Number(await p.$eval('#p99-send', (e) => (e as HTMLElement).dataset.raw));
     expect(raw).toBe(runExplorer({ ...defaultParams(1.2), requests: 200, slots: 16 }).p99Send.value);
-    await p.close();
   });
 
   it('times a 640-request, 64-slot run in the browser (reported, not asserted)', async () => {
@@ -374,7 +379,6 @@ describe('explorer in a browser', () => {
         return { workerMs: Number(d.elapsedMs), roundtripMs: Number(d.roundtripMs), definitionsMs: Number(d.speedsMs) };
       }));
     }
-    await p.close();
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const report = {
       run: 'first-wave preset: closed loop, 64 slots, 640 requests, InferenceX 1024/1024 ratio 0.8, seed 1',
@@ -420,7 +424,6 @@ describe('explorer in a browser', () => {
     await p.waitForSelector('#m-rate', { state: 'hidden' });
     await p.click('#run');
     await finished(p, before + 1);
-    await p.close();
   });
 
   it('after a refused run, the press on Run is not lost when a message above it comes or goes (three ways)', async () => {
@@ -465,7 +468,6 @@ describe('explorer in a browser', () => {
     await press(400);
     await p.waitForFunction(() => document.getElementById('explorer')!.dataset.state === 'invalid');
     expect(await p.textContent('#status')).toMatch(/Not run: one field needs fixing \(Requests\)/);
-    await p.close();
   });
 
   it('made no request to another origin, no failed request and no console error', () => {

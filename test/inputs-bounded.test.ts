@@ -4,7 +4,7 @@
  * real devices: /dev/zero, a pipe on /dev/stdin, a link to /dev/zero, a file
  * larger than a whole-text read allows, and real result files cut short.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,15 +50,31 @@ describe('inputs that never end', () => {
 });
 
 describe('a pipe is read once', () => {
+  /**
+   * `cat file | …` into a process that holds the pipe's read end as its standard input, as a shell sets up
+   * `cat file | stopwatches metrics /dev/stdin`: /dev/stdin is the link /proc/self/fd/0 in the reader, and
+   * /proc/<pid>/fd/0 reaches the same pipe from here, in this process (no CLI start-up per case).
+   */
+  async function shellPipe(file: string): Promise<{ path: string; close(): void }> {
+    // The holder says its pid once its standard input is the pipe, then becomes `sleep` (same pid, same input).
+    const sh = spawn('sh', ['-c', 'cat "$1" | sh -c \'echo $$; exec sleep 600\'', 'sh', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const pid = Number(await new Promise<string>((ok) => sh.stdout.once('data', (d: Buffer) => ok(d.toString()))));
+    return { path: `/proc/${pid}/fd/0`, close: () => process.kill(pid) };
+  }
+
   it('metrics /dev/stdin reads the piped file (one pass: recognition reads only what the reader reads)', async () => {
     for (const f of ['vllm-bench-serve.json', 'profile_export.jsonl']) {
-      // a real pipe, as a shell makes it
-      const r = spawnSync('sh', ['-c', `cat "test/fixtures/results/${f}" | "${process.execPath}" bin/stopwatches.mjs metrics /dev/stdin --json`], { cwd: ROOT });
-      expect(r.status, r.stderr.toString()).toBe(0);
-      expect(r.stderr.toString()).toBe(''); // progress is for a terminal only
-      const piped = JSON.parse(r.stdout.toString());
-      const direct = JSON.parse((await runCli(['metrics', join('test/fixtures/results', f), '--json'], { cwd: ROOT })).out);
-      expect(piped).toStrictEqual(direct);
+      const pipe = await shellPipe(`test/fixtures/results/${f}`);
+      try {
+        const r = await runCli(['metrics', pipe.path, '--json'], { cwd: ROOT });
+        expect(r.code, r.err).toBe(0);
+        expect(r.err).toBe(''); // progress is for a terminal only
+        const piped = JSON.parse(r.out);
+        const direct = JSON.parse((await runCli(['metrics', join('test/fixtures/results', f), '--json'], { cwd: ROOT })).out);
+        expect(piped).toStrictEqual(direct);
+      } finally {
+        pipe.close();
+      }
     }
   });
 });

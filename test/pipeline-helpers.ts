@@ -19,7 +19,12 @@ export interface TempRoot {
   cleanup(): void;
 }
 
-export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experiments/beta.ts']): TempRoot {
+/**
+ * A temp project of the fixture experiments. `defaults` are options every `run` of it gets
+ * (a call's own options win): `{ png: false }` for tests of jobs and the cache, where the PNG,
+ * drawn from the SVG after every job (about 0.25 s of a 0.4 s fixture build), is not the subject.
+ */
+export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experiments/beta.ts'], defaults: Partial<RunOptions> = {}): TempRoot {
   const root = mkdtempSync(join(tmpdir(), 'stopwatches-pipeline-'));
   cpSync(FIXTURES, join(root, 'experiments'), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
@@ -29,7 +34,7 @@ export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experime
     root,
     async run(opts = {}) {
       const lines: string[] = [];
-      const result = await runPipeline({ root, registry, jobs: 2, ...opts, effects: { reporter: memoryReporter(lines), ...opts.effects } });
+      const result = await runPipeline({ root, registry, jobs: 2, ...defaults, ...opts, effects: { reporter: memoryReporter(lines), ...defaults.effects, ...opts.effects } });
       return { ...result, lines };
     },
     read: (p) => readFileSync(join(root, p)),
@@ -53,29 +58,29 @@ export function planOf(lines: string[], id: string): string | undefined {
   return l?.slice(id.length).trim();
 }
 
-/** Every generated file; run times (wall clock, not results) are left out of the indexes. */
+/** Every generated file's exact bytes (JSON as text, the rest as base64), by path under src/generated. */
 export function generatedOutputs(root: string): Map<string, string> {
   const dir = join(root, 'src', 'generated');
   const out = new Map<string, string>();
   for (const f of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
     if (!statSync(join(dir, f)).isFile()) continue;
     const bytes = readFileSync(join(dir, f));
-    out.set(f, f.endsWith('.json') ? bytes.toString('utf8').replace(/\s*"runtimeMs": \d+,?/g, '') : bytes.toString('base64'));
+    out.set(f, bytes.toString(f.endsWith('.json') ? 'utf8' : 'base64'));
   }
   return out;
 }
 
 /**
- * The outputs (`generatedOutputs`) of a clean build of `registry`, built once
- * per test worker and shared by the files it runs (isolate: false): the
- * reference a test compares its own build against. Read it, never change it.
+ * The outputs (`generatedOutputs`) of a clean build of `registry` (with `defaults`, as
+ * `tempRoot`), built once per test worker and shared by the files it runs (isolate: false):
+ * the reference a test compares its own build against. Read it, never change it.
  */
-export function referenceOutputs(registry?: string[]): Promise<ReadonlyMap<string, string>> {
-  const key = JSON.stringify(registry ?? null);
+export function referenceOutputs(registry?: string[], defaults: { png?: boolean } = {}): Promise<ReadonlyMap<string, string>> {
+  const key = JSON.stringify([registry ?? null, defaults.png ?? true]);
   let built = references.get(key);
   if (!built) {
     built = (async () => {
-      const r = tempRoot(registry);
+      const r = tempRoot(registry, defaults);
       try {
         await r.run();
         return generatedOutputs(r.root);
@@ -89,14 +94,14 @@ export function referenceOutputs(registry?: string[]): Promise<ReadonlyMap<strin
 }
 const references = new Map<string, Promise<ReadonlyMap<string, string>>>();
 
-/** A factory of temp roots for one test file: every root it made is removed after each test. */
-export function tempRoots(): (registry?: string[]) => TempRoot {
+/** A factory of temp roots for one test file (`defaults` as `tempRoot`): every root it made is removed after each test. */
+export function tempRoots(defaults: Partial<RunOptions> = {}): (registry?: string[]) => TempRoot {
   const roots: TempRoot[] = [];
   afterEach(() => {
     for (const r of roots.splice(0)) r.cleanup();
   });
   return (registry) => {
-    const r = tempRoot(registry);
+    const r = tempRoot(registry, defaults);
     roots.push(r);
     return r;
   };

@@ -3,7 +3,7 @@
  * exactly what changed and says why; corrupt entries are recomputed; an
  * interrupted write leaves no entry; failures name the job.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,9 +13,18 @@ import { mergeNumbers, validateNumbers } from '../src/pipeline/numbers.ts';
 import { normalizeSvg } from '../src/pipeline/render.ts';
 import { dependencyOrder } from '../src/pipeline/runner.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
-import { planOf, tempRoots } from './pipeline-helpers.ts';
+import { planOf, tempRoot, tempRoots } from './pipeline-helpers.ts';
 
 const make = tempRoots();
+// For tests of the cache, the plan and the numbers: no PNG, which is drawn from the SVG after every job (and is make's subject).
+const makeWithoutPng = tempRoots({ png: false });
+
+// The endless job's build under a 1 s time-out, started as the file loads, so its second of waiting (the job
+// sleeps, using no core) passes while the tests before it run; its test awaits it. Until then its rejection is expected.
+const spin = tempRoot(['experiments/spin.ts'], { png: false });
+const timedOut = spin.run({ timeoutSeconds: 1 });
+timedOut.catch(() => {});
+afterAll(() => spin.cleanup());
 
 const OUTPUTS = ['src/generated/numbers.json', 'src/generated/figures/alpha.samples.svg', 'src/generated/figures/alpha.samples.png', 'src/generated/data/alpha.json'];
 
@@ -48,7 +57,7 @@ describe('determinism', () => {
 
 describe('cache', () => {
   it('reruns only the experiment whose import closure changed, and says which file', async () => {
-    const r = make();
+    const r = makeWithoutPng();
     const cold = await r.run();
     expect(planOf(cold.lines, 'alpha')).toBe('missing (3 jobs)');
     expect(planOf(cold.lines, 'beta')).toBe('missing');
@@ -78,7 +87,7 @@ describe('cache', () => {
   });
 
   it('reruns on a changed seed or config', async () => {
-    const r = make();
+    const r = makeWithoutPng();
     await r.run();
     r.edit('experiments/alpha.ts', (t) => t.replace('seeds: [1, 2, 3]', 'seeds: [1, 2, 4]'));
     const seeds = await r.run();
@@ -93,7 +102,7 @@ describe('cache', () => {
   });
 
   it('detects a corrupt entry, recomputes it and never trusts it', async () => {
-    const r = make();
+    const r = makeWithoutPng();
     const first = await r.run();
     const dir = join(r.root, '.cache', 'experiments', 'alpha', 'seed-2');
     const [entry] = readdirSync(dir);
@@ -115,7 +124,7 @@ describe('cache', () => {
   });
 
   it('leaves no entry (and no temp file) when a write fails half-way', async () => {
-    const r = make(['experiments/beta.ts']);
+    const r = makeWithoutPng(['experiments/beta.ts']);
     const halfThenFail = async (tmp: string, data: string | Uint8Array) => {
       await writeFile(tmp, typeof data === 'string' ? data.slice(0, data.length >> 1) : data.subarray(0, data.length >> 1));
       throw new Error('disk full');
@@ -130,9 +139,8 @@ describe('cache', () => {
 
 describe('failures', () => {
   it('names the job that timed out', async () => {
-    const r = make(['experiments/spin.ts']);
-    await expect(r.run({ timeoutSeconds: 1 })).rejects.toThrow(/^job spin\/forever timed out after 1 s/);
-    expect(r.cacheFiles()).toEqual([]);
+    await expect(timedOut).rejects.toThrow(/^job spin\/forever timed out after 1 s/);
+    expect(spin.cacheFiles()).toEqual([]);
   });
 
   it('keeps NaN, ±Infinity and typed arrays exact through the cache', () => {
@@ -147,14 +155,14 @@ describe('failures', () => {
   });
 
   it('names the job that threw, and refuses results JSON cannot hold', async () => {
-    const r = make(['experiments/broken.ts']);
+    const r = makeWithoutPng(['experiments/broken.ts']);
     await expect(r.run({ jobs: 1 })).rejects.toThrow(/job broken\/throws failed: the simulator fell over/);
     r.edit('experiments/broken.ts', (t) => t.replace("{ id: 'throws', params: { kind: 'throws' } }, ", ''));
     await expect(r.run()).rejects.toThrow('job broken/map failed: broken/map: runJob\'s result: the value at key "counts" is a Map; return arrays or plain objects');
   });
 
   it('rejects two experiments with one id, naming both files', async () => {
-    const r = make(['experiments/beta.ts', 'experiments/beta-copy.ts']);
+    const r = makeWithoutPng(['experiments/beta.ts', 'experiments/beta-copy.ts']);
     writeFileSync(join(r.root, 'experiments', 'beta-copy.ts'), readFileSync(join(r.root, 'experiments', 'beta.ts')));
     await expect(r.run()).rejects.toThrow('experiment id beta is used by both experiments/beta.ts and experiments/beta-copy.ts');
   });
@@ -192,7 +200,7 @@ describe('failures', () => {
 
 describe('--only', () => {
   it('keeps the other experiments\' outputs, and a registry path that does not exist is an error', async () => {
-    const r = make(['experiments/alpha.ts', 'experiments/beta.ts']);
+    const r = makeWithoutPng(['experiments/alpha.ts', 'experiments/beta.ts']);
     const full = await r.run();
     r.edit('experiments/beta.ts', (t) => t.replace('draws: 5_000', 'draws: 6_000'));
     const only = await r.run({ only: ['alpha'] });
@@ -208,7 +216,7 @@ describe('--only', () => {
 
 describe('needs', () => {
   it('combines an experiment after the ones it needs, and pulls them into --only', async () => {
-    const r = make(['experiments/gamma.ts', 'experiments/beta.ts']);
+    const r = makeWithoutPng(['experiments/gamma.ts', 'experiments/beta.ts']);
     const all = await r.run();
     expect(all.numbers['gamma.double_mean']!.value).toBe(2 * all.numbers['beta.mean']!.value);
     expect(Object.keys(all.numbers)).toEqual(['beta.mean', 'gamma.double_mean']);

@@ -14,7 +14,8 @@ import { remoteFromConfig, type RemoteCache } from '../src/pipeline/remote/cache
 import { filesUnder, freePort, nginxPerTest, startS3, type S3Server } from './helpers/servers.ts';
 import { generatedOutputs, referenceOutputs, tempRoot, tempRoots } from './pipeline-helpers.ts';
 
-const make = tempRoots();
+// Tests of what a build may take from the remote: the PNG, drawn from the SVG after every job, is not the subject.
+const make = tempRoots({ png: false });
 
 const ALL_JOBS = 4;
 const remoteLine = (lines: string[]) => lines.find((l) => l.startsWith('remote cache '));
@@ -23,12 +24,12 @@ const files = filesUnder;
 
 let reference: ReadonlyMap<string, string>;
 beforeAll(async () => {
-  reference = await referenceOutputs();
+  reference = await referenceOutputs(undefined, { png: false });
 });
 
 /** A writing build of the fixture against `url`: what a test that needs a filled server starts from. */
 async function fill(url: string): Promise<void> {
-  const r = tempRoot();
+  const r = tempRoot(undefined, { png: false });
   try {
     await r.run({ remote: remoteFromConfig({ url, write: true, verify: 0 }, {}) });
   } finally {

@@ -10,16 +10,21 @@
  * margin notes), nothing widens the page, figure text is at least 11 px on the
  * phone, and axe-core (pinned, injected into the page) finds no violation.
  *
+ * One browser page per width is navigated from page to page (the site keeps
+ * nothing between loads, so each load starts as a new page would), and the two
+ * widths are visited side by side: axe-core's seconds per page are most of the
+ * file's time, and the two pages run in separate renderers.
+ *
  * Needs a built dist/ (CI runs `npm run build` first). Without one the suite
  * is skipped locally and fails under CI.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { MIN_FIGURE_TEXT, pageLayout, type Layout } from './helpers/page-layout.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -30,6 +35,14 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
 /** The widths every page is held at: a laptop, and a phone. */
 const WIDE = 1280;
 const PHONE = 390;
+/** Screenshots for a reader to look at, taken during the visits that load their pages anyway. */
+const SHOTS = {
+  first: join(ARTIFACTS, 'site-first-screen.png'),
+  figure: join(ARTIFACTS, 'site-figure.png'),
+  firstDark: join(ARTIFACTS, 'site-first-screen-dark.png'),
+  figureDark: join(ARTIFACTS, 'site-figure-dark.png'),
+  narrow: join(ARTIFACTS, 'site-reproduction-narrow.png'),
+};
 /** The sub-path the site is served from in these tests. */
 const PREFIX = '/some/sub-path/';
 
@@ -80,6 +93,14 @@ interface PageInfo extends Visit {
   ids: Set<string>;
   links: string[];
   raw: string[];
+  /** The links of Table 3's summary (the article's), to the dossier page filtered by topic. */
+  summary: string[];
+}
+
+/** A browser page that is navigated from one site page to the next, and what the current visit has recorded. */
+interface Tab {
+  page: Page;
+  visit: Visit;
 }
 
 describe.skipIf(!built)('site in a browser', () => {
@@ -87,21 +108,33 @@ describe.skipIf(!built)('site in a browser', () => {
   let browser: Browser;
   let origin: string;
   let pages: string[];
+  /** The page at WIDE, and the phone's (a mobile context with touch). */
+  let wideTab: Tab;
+  let phoneTab: Tab;
   const info = new Map<string, PageInfo>();
 
-  /** Opens a page, recording console errors, failed or 4xx/5xx requests and requests to other origins (which are blocked). */
-  async function open(p: Page, url: string): Promise<Visit> {
-    const v: Visit = { consoleErrors: [], failed: [], foreign: [] };
-    p.on('console', (m) => { if (m.type() === 'error') v.consoleErrors.push(m.text()); });
-    p.on('pageerror', (e) => v.consoleErrors.push(String(e)));
-    p.on('requestfailed', (r) => { if (!v.foreign.includes(r.url())) v.failed.push(`${r.url()} (${r.failure()?.errorText})`); });
-    p.on('response', (r) => { if (r.status() >= 400) v.failed.push(`${r.url()} → ${r.status()}`); });
+  /** A new page that records, on its current visit, console errors, failed or 4xx/5xx requests and requests to other origins (which are blocked). */
+  async function newTab(options: BrowserContextOptions): Promise<Tab> {
+    const p = await browser.newPage(options);
+    const t: Tab = { page: p, visit: { consoleErrors: [], failed: [], foreign: [] } };
+    p.on('console', (m) => { if (m.type() === 'error') t.visit.consoleErrors.push(m.text()); });
+    p.on('pageerror', (e) => t.visit.consoleErrors.push(String(e)));
+    p.on('requestfailed', (r) => { if (!t.visit.foreign.includes(r.url())) t.visit.failed.push(`${r.url()} (${r.failure()?.errorText})`); });
+    p.on('response', (r) => { if (r.status() >= 400) t.visit.failed.push(`${r.url()} → ${r.status()}`); });
     await p.route('**/*', (route) => {
       const u = route.request().url();
       if (u.startsWith('data:') || u.startsWith(origin) || u.startsWith('file:')) return route.continue();
-      v.foreign.push(u);
+      t.visit.foreign.push(u);
       return route.abort();
     });
+    return t;
+  }
+
+  /** Loads `url` into the tab as a new visit; returns what the visit recorded. */
+  async function open(t: Tab, url: string): Promise<Visit> {
+    const v: Visit = { consoleErrors: [], failed: [], foreign: [] };
+    t.visit = v;
+    const p = t.page;
     await p.goto(url, { waitUntil: 'load' });
     // The explorer runs its configuration on load: it is held to the checks with its results drawn, not before.
     if (await p.$('#explorer')) await p.waitForFunction(() => document.getElementById('explorer')?.dataset.state === 'done', null, { timeout: 60_000 });
@@ -113,8 +146,8 @@ describe.skipIf(!built)('site in a browser', () => {
 
   /** Everything the checks need from one page, gathered in a single visit (at WIDE). */
   async function inspect(name: string): Promise<PageInfo> {
-    const p = await browser.newPage({ viewport: { width: WIDE, height: 800 } });
-    const v = await open(p, `${origin}${PREFIX}${name}`);
+    const v = await open(wideTab, site(name));
+    const p = wideTab.page;
     const wide = await layout(p, WIDE);
     const figures: FigureInfo[] = await p.$$eval('figure.fig', (els) =>
       els.map((f) => {
@@ -148,15 +181,17 @@ describe.skipIf(!built)('site in a browser', () => {
     const ids = new Set(await p.$$eval('[id]', (els) => els.map((e) => e.id)));
     const links = await p.$$eval('a[href]', (els) => els.map((a) => (a as HTMLAnchorElement).href));
     const raw = await p.$$eval('a[href], link[href], img[src], script[src]', (els) => els.map((e) => e.getAttribute('href') ?? e.getAttribute('src') ?? ''));
-    await p.close();
-    return { ...v, layout: wide, figures, nums, text, ids, links, raw };
+    const summary = await p.$$eval('table[data-table="dossier-summary"] tbody th a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    if (name === 'index.html') await screenshotArticle(p);
+    return { ...v, layout: wide, figures, nums, text, ids, links, raw, summary };
   }
 
   /** The same page on a phone: the layout checks only. */
   async function inspectPhone(name: string): Promise<Layout> {
-    const p = await browser.newPage({ viewport: { width: PHONE, height: 844 }, isMobile: true, hasTouch: true });
-    await open(p, `${origin}${PREFIX}${name}`);
+    await open(phoneTab, site(name));
+    const p = phoneTab.page;
     const l = await layout(p, PHONE);
+    if (name === 'reproduction.html') await p.screenshot({ path: SHOTS.narrow });
     // Without hover: a tap on the page's switch puts every number's spread and interval in the text.
     if (await p.$('.num-detail')) {
       const before = await p.$eval('.num-detail', (e) => e.getBoundingClientRect().width);
@@ -164,18 +199,26 @@ describe.skipIf(!built)('site in a browser', () => {
       const after = await p.$$eval('.num-detail', (els) => els.filter((e) => e.getBoundingClientRect().width > 1 && getComputedStyle(e).clipPath === 'none').length);
       details.set(name, { before, after, total: await p.$$eval('.num-detail', (els) => els.length) });
     }
-    await p.close();
     return l;
   }
   const phone = new Map<string, Layout>();
-  async function browserPage<T>(name: string, f: (p: Page) => Promise<T>): Promise<T> {
-    const p = await browser.newPage();
-    await p.goto(`${origin}${PREFIX}${name}`);
-    try {
-      return await f(p);
-    } finally {
-      await p.close();
-    }
+
+  /** The article's first screen and its first figure, light and dark. */
+  async function screenshotArticle(p: Page): Promise<void> {
+    await p.screenshot({ path: SHOTS.first });
+    const fig = await p.$('figure.fig');
+    if (fig) await fig.screenshot({ path: SHOTS.figure });
+    await p.emulateMedia({ colorScheme: 'dark' });
+    await p.screenshot({ path: SHOTS.firstDark });
+    if (fig) await fig.screenshot({ path: SHOTS.figureDark });
+    await p.emulateMedia({ colorScheme: 'light' });
+  }
+  /** The address of a built page under the sub-path. */
+  const site = (name: string) => `${origin}${PREFIX}${name}`;
+  /** The wide page, loaded with `url`. */
+  async function wide(url: string): Promise<Page> {
+    await open(wideTab, url);
+    return wideTab.page;
   }
   const details = new Map<string, { before: number; after: number; total: number }>();
 
@@ -183,10 +226,15 @@ describe.skipIf(!built)('site in a browser', () => {
     server = await serve();
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    wideTab = await newTab({ viewport: { width: WIDE, height: 800 } });
+    phoneTab = await newTab({ viewport: { width: PHONE, height: 844 }, isMobile: true, hasTouch: true });
     pages = readdirSync(DIST).filter((f) => f.endsWith('.html')).sort();
     mkdirSync(ARTIFACTS, { recursive: true });
-    for (const name of pages) info.set(name, await inspect(name));
-    for (const name of pages) phone.set(name, await inspectPhone(name));
+    for (const f of Object.values(SHOTS)) rmSync(f, { force: true });
+    await Promise.all([
+      (async () => { for (const name of pages) info.set(name, await inspect(name)); })(),
+      (async () => { for (const name of pages) phone.set(name, await inspectPhone(name)); })(),
+    ]);
   }, 240_000);
 
   afterAll(async () => {
@@ -290,12 +338,10 @@ describe.skipIf(!built)('site in a browser', () => {
       }
     }
     expect(seeded).toBeGreaterThan(0);
-    const p = await browser.newPage();
-    await p.goto(`${origin}${PREFIX}reproduction.html`);
+    const p = await wide(site('reproduction.html'));
     const rows = await p.$$eval('#reproduction tr[data-kind]', (els) =>
       els.map((e) => ({ kind: e.getAttribute('data-kind'), group: e.getAttribute('data-group'), ours: e.children[3]?.textContent?.trim() ?? '', how: e.children[5]?.querySelector('.how')?.textContent?.trim() ?? '' })),
     );
-    await p.close();
     for (const r of rows) {
       if (!['simulated', 'analytic', 'setting'].includes(r.kind ?? '')) problems.push(`reproduction row of kind ${r.kind}`);
       if (r.group !== 'missing' && r.ours.includes('not yet reproduced')) problems.push(`a computed row reads “${r.ours}”`);
@@ -307,12 +353,11 @@ describe.skipIf(!built)('site in a browser', () => {
   });
 
   it('summarizes Table 3 on the article with a link, and filters the dossier page by grade and topic', async () => {
-    const summary = await browserPage(`index.html`, (p) => p.$$eval('table[data-table="dossier-summary"] tbody th a', (as) => as.map((a) => (a as HTMLAnchorElement).href)));
+    const summary = info.get('index.html')!.summary;
     expect(summary.length).toBeGreaterThan(1);
     expect(info.get('index.html')!.text).not.toMatch(/\bTable 3\. Confidence dossier\n/);
     const topic = new URL(summary[0]!).searchParams.get('topic')!;
-    const p = await browser.newPage();
-    await p.goto(summary[0]!);
+    const p = await wide(summary[0]!);
     const rows = () => p.$$eval('table[data-table="dossier"] tbody tr', (trs) => trs.map((t) => ({ topic: t.getAttribute('data-topic'), grade: t.getAttribute('data-grade'), shown: !(t as HTMLElement).hidden })));
     const byTopic = await rows();
     expect(byTopic.filter((r) => r.shown).length).toBeGreaterThan(0);
@@ -322,7 +367,6 @@ describe.skipIf(!built)('site in a browser', () => {
     const byGrade = await rows();
     expect(byGrade.every((r) => r.shown === (r.grade !== 'A'))).toBe(true);
     expect(await p.$eval('form.dossier-filter output', (o) => o.textContent)).toBe(`${byGrade.filter((r) => r.shown).length} of ${byGrade.length} claims shown`);
-    await p.close();
   });
 
   it('names the commit it was built from, and no clock time', () => {
@@ -354,11 +398,10 @@ describe.skipIf(!built)('site in a browser', () => {
   });
 
   it('works from the file system (file://) with styles applied', async () => {
-    const p = await browser.newPage();
-    const v = await open(p, pathToFileURL(join(DIST, 'index.html')).href);
+    const v = await open(wideTab, pathToFileURL(join(DIST, 'index.html')).href);
+    const p = wideTab.page;
     const font = await p.evaluate(() => getComputedStyle(document.body).fontFamily);
     const link = await p.$eval('a[href$="reproduction.html"]', (a) => (a as HTMLAnchorElement).href);
-    await p.close();
     expect(v.consoleErrors).toEqual([]);
     expect(v.failed).toEqual([]);
     expect(v.foreign).toEqual([]);
@@ -367,21 +410,10 @@ describe.skipIf(!built)('site in a browser', () => {
     expect(existsSync(new URL(link))).toBe(true);
   });
 
-  it('saves screenshots of the first screen and of one figure to test-artifacts/', async () => {
-    const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await open(p, `${origin}${PREFIX}index.html`);
-    await p.screenshot({ path: join(ARTIFACTS, 'site-first-screen.png') });
-    const fig = await p.$('figure.fig');
-    if (fig) await fig.screenshot({ path: join(ARTIFACTS, 'site-figure.png') });
-    await p.emulateMedia({ colorScheme: 'dark' });
-    await p.screenshot({ path: join(ARTIFACTS, 'site-first-screen-dark.png') });
-    if (fig) await fig.screenshot({ path: join(ARTIFACTS, 'site-figure-dark.png') });
-    await p.close();
-    const m = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await open(m, `${origin}${PREFIX}reproduction.html`);
-    await m.screenshot({ path: join(ARTIFACTS, 'site-reproduction-narrow.png') });
-    await m.close();
-    expect(existsSync(join(ARTIFACTS, 'site-first-screen.png'))).toBe(true);
-    if (fig) expect(existsSync(join(ARTIFACTS, 'site-figure.png'))).toBe(true);
+  it('saves screenshots of the first screen and of one figure to test-artifacts/', () => {
+    // Taken in the article's and the reproduction page's visits (inspect, inspectPhone); removed before them.
+    expect(existsSync(SHOTS.first)).toBe(true);
+    if (info.get('index.html')!.figures.length) expect(existsSync(SHOTS.figure)).toBe(true);
+    expect(existsSync(SHOTS.narrow)).toBe(true);
   });
 });

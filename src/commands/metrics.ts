@@ -11,12 +11,11 @@
  * tool's own aggregates, every tool's definitions make the report, and this
  * prints it.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { numberOption } from './options.ts';
 import { readingProgress } from './reading-progress.ts';
 import { terminalText } from '../format/text.ts';
-import { FORMATS, formatById } from '../tools/registry.ts';
 import type { Reported } from '../tools/base/result.ts';
 
 const fmt = (v: number): string => String(+v.toPrecision(6));
@@ -34,29 +33,42 @@ function asWritten(v: Reported): { text: string; unit: string } {
 /** `= 0.111236 s` beside a number whose written unit is not SI; '' otherwise. */
 const siBeside = (v: Reported): string => (v.written && v.exact === undefined ? `  = ${fmt(v.value)} ${v.unit}` : '');
 
+type Formats = (typeof import('../tools/registry.ts'))['FORMATS'];
+
 /** `a, b or c`: every --format value, in the registry's order. */
-function formatIds(): string {
-  const ids = FORMATS.map((f) => f.id);
+function formatIds(formats: Formats): string {
+  const ids = formats.map((f) => f.id);
   return `${ids.slice(0, -1).join(', ')} or ${ids[ids.length - 1]}`;
 }
 
 export function register(program: Command): void {
-  program
-    .command('metrics')
+  const format = new Option('--format <name>');
+  let formats: Formats = [];
+  const command = program.command('metrics');
+  // The formats are the tools registry's (every reader, and zod under them): loaded when `metrics` is
+  // dispatched, to run or to show its help (src/cli.ts: `help metrics` too), not at every start of
+  // the CLI, where they cost half a second of CPU.
+  program.hook('preSubcommand', async (_program, sub) => {
+    if (sub !== command) return;
+    formats = (await import('../tools/registry.ts')).FORMATS;
+    format.description = `${formatIds(formats)} (default: detected)`;
+  });
+  command
     .description('apply every tool\u2019s metric definitions to one run and print them side by side')
     .argument('<file>', 'a result file: `stopwatches simulate --tokens` output, or a benchmark tool\u2019s results (see --format)')
     .argument('[out]', 'with --to: the file to write (.yaml, .yml or .json)')
-    .option('--format <name>', `${formatIds()} (default: detected)`)
+    .addOption(format)
     .option('--entry <n>', 'which run of a file that holds several (0-based; without it, all runs side by side)', numberOption('--entry', { min: 0, max: 1e6, integer: true }))
     .option('--json', 'print everything as JSON (rows, agreement, reported aggregates, runs)')
     .option('--with <records>', 'for an aggregate-only file (an InferenceX result): the per-request records of the same run (AIPerf’s profile_export.jsonl), to check its aggregates against')
-    .addHelpText('after', () => `\nFormats read (--format; by default the content tells):\n${FORMATS.map((f) => `  ${f.id}: ${f.description}`).join('\n')}\n`)
+    .addHelpText('after', () => `\nFormats read (--format; by default the content tells):\n${formats.map((f) => `  ${f.id}: ${f.description}`).join('\n')}\n`)
     .option('--to <format>', 'write the recomputation to OUT instead of printing it: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)')
     .option('--llama2-inflation <ratio>', 'Llama-2 ÷ model tokens for LLMPerf\u2019s counts (measured by the tokens experiment), 0.5 to 3', numberOption('--llama2-inflation', { min: 0.5, max: 3 }))
     .option('--llmperf-extra-messages <k>', 'SSE messages per request LLMPerf counts that carry no content, 0 to 8 (default 1: the role chunk)', numberOption('--llmperf-extra-messages', { min: 0, max: 8, integer: true }))
     .option('--ttft-deadline <s>', 'Etalon TTFT deadline, seconds (up to 600)', numberOption('--ttft-deadline', { min: 0, max: 600, above: true }))
     .option('--tbt-deadline <s>', 'Etalon time-between-tokens deadline, seconds (up to 60)', numberOption('--tbt-deadline', { min: 0, max: 60, above: true }))
     .action(async (file: string, target: string | undefined, opts: { format?: string; entry?: number; json?: boolean; with?: string; to?: string; llama2Inflation?: number; llmperfExtraMessages?: number; ttftDeadline?: number; tbtDeadline?: number }) => {
+      const { FORMATS, formatById } = await import('../tools/registry.ts');
       if (opts.to !== undefined && opts.to !== 'br-v0.2.1') throw new UserError(`unknown --to ${JSON.stringify(opts.to)}; supported: br-v0.2.1 (an llm-d Benchmark Report v0.2.1)`);
       if (opts.to !== undefined && target === undefined) throw new UserError('--to br-v0.2.1 needs the file to write: stopwatches metrics FILE --to br-v0.2.1 OUT.yaml');
       if (opts.to === undefined && target !== undefined) throw new UserError(`${target}: a second file is only taken with --to br-v0.2.1 (write an llm-d benchmark report there)`);

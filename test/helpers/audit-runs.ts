@@ -4,7 +4,7 @@
  * by `stopwatches simulate --as vllm|aiperf`, so the audit reads the file
  * exactly as a user's tool would have written it.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auditRun, type AuditReport, type FindingId, type Verdict } from '../../src/audit/index.ts';
@@ -50,8 +50,16 @@ export function caseJson(s: Scenario): object {
   return { config: CONFIG, client, workload: { n: s.n, isl: Array.from(isl), osl: Array.from(osl) } };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'audit-'));
+let dir: string | undefined;
 let serial = 0;
+/** The folder the runs are written to, made on first use. */
+const folder = (): string => (dir ??= mkdtempSync(join(tmpdir(), 'audit-')));
+
+/** Removes the files written so far (a test file's afterAll); the texts stay known, so a later file writes them again without simulating. */
+export function removeSimulatedFiles(): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+}
 
 /** The file `simulate --as` writes for a scenario, its text edited by `edit` (to stand for another version of the tool). */
 const simulated = new Map<string, string>();
@@ -62,22 +70,22 @@ export async function simulatedFile(s: Scenario, as: 'vllm' | 'aiperf', edit?: (
   const done = simulated.get(key);
   if (done !== undefined) {
     // the same scenario simulated before in this file: reuse its text (simulations are deterministic)
-    const path = join(dir, `run-${id}.${as === 'vllm' ? 'json' : 'jsonl'}`);
+    const path = join(folder(), `run-${id}.${as === 'vllm' ? 'json' : 'jsonl'}`);
     const text = edit ? edit(done) : done;
     writeFileSync(path, text);
     return { path, text };
   }
-  const casePath = join(dir, `case-${id}.json`);
+  const casePath = join(folder(), `case-${id}.json`);
   writeFileSync(casePath, JSON.stringify(caseJson(s)));
-  const out = join(dir, `run-${id}.${as === 'vllm' ? 'json' : 'jsonl'}`);
+  const out = join(folder(), `run-${id}.${as === 'vllm' ? 'json' : 'jsonl'}`);
   const r = await runCli(['simulate', casePath, '--as', as, '--out', out]);
   if (r.code !== 0) throw new Error(`simulate failed: ${r.err}`);
-  let text = readFileSync(out, 'utf8');
-  if (s.client === 'ramp') text = asConcurrencyRamp(text, as);
+  const written = readFileSync(out, 'utf8');
+  const text = s.client === 'ramp' ? asConcurrencyRamp(written, as) : written;
   simulated.set(key, text);
-  if (edit) text = edit(text);
-  writeFileSync(out, text);
-  return { path: out, text };
+  const edited = edit ? edit(text) : text;
+  if (edited !== written) writeFileSync(out, edited);
+  return { path: out, text: edited };
 }
 
 /**

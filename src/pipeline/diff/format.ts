@@ -4,7 +4,7 @@
  */
 import { formatChange, formatShare, formatSix } from '../../format/text.ts';
 import type { FigureDiff } from './figures.ts';
-import { byImportance, type NumberRow } from './numbers.ts';
+import { inImportanceOrder, type NumberRow } from './numbers.ts';
 import { figureChanged, hasChanges, type ClaimState, type DiffResult } from './result.ts';
 import type { Entry } from './sides.ts';
 import { describeInput, type InputChange } from './why.ts';
@@ -105,15 +105,15 @@ export function summaryLines(r: DiffResult, reportPath: string | null, opts: { a
     const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
     if (exact.length) lines.push(`  exact by construction and changed: ${exact.length} (${exact.slice(0, 5).map((n) => n.id).join(', ')}${exact.length > 5 ? ', …' : ''})`);
     for (const e of r.experiments) lines.push(`  ${e.id}: ${whyText(e.inputs, r)}`);
-    const cited = r.numbers.filter((n) => n.citedIn.length);
-    const internal = r.numbers.filter((n) => !n.citedIn.length);
+    const ordered = inImportanceOrder(r.numbers);
+    const cited = ordered.filter((n) => n.citedIn.length);
+    const internal = ordered.filter((n) => !n.citedIn.length);
     const section = (title: string, rows: NumberRow[]) => {
       if (!rows.length) return;
-      const sorted = [...rows].sort(byImportance);
-      const top = opts.all ? sorted : sorted.slice(0, opts.top ?? 8);
+      const top = opts.all ? rows : rows.slice(0, opts.top ?? 8);
       lines.push(`  ${title} (${rows.length}):`);
       for (const n of top) lines.push(`    ${numberLine(n, r.farOff)}`);
-      if (top.length < sorted.length) lines.push(`    … ${sorted.length - top.length} more in the report`);
+      if (top.length < rows.length) lines.push(`    … ${rows.length - top.length} more in the report`);
     };
     section(opts.all ? 'cited numbers, every one that moved' : 'cited numbers that moved, largest first', cited);
     section(opts.all ? 'internal numbers, every one that moved' : 'internal numbers that moved, largest first', internal);

@@ -8,7 +8,7 @@
  * skin and pixelmatch's difference image, then its changed data rows); every
  * experiment's numbers under the reason they moved.
  */
-import { byImportance, crossed, type NumberRow } from './numbers.ts';
+import { crossed, inImportanceOrder, type NumberRow } from './numbers.ts';
 import type { RowChange } from './data.ts';
 import type { FigureDiff } from './figures.ts';
 import { formatChange, formatShare, formatSix } from '../../format/text.ts';
@@ -25,7 +25,9 @@ export interface FigureImages {
 
 const MAX_DATA_ROWS = 200;
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+/** One pass, and none for text without a special character (most cells of a table of 100,000 numbers). */
+const esc = (s: string) => (/[&<>"]/.test(s) ? s.replace(/[&<>"]/g, (c) => ESCAPES[c]!) : s);
 const anchor = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 const short = (v: unknown) => {
   const s = typeof v === 'number' ? formatSix(v) : JSON.stringify(v);
@@ -134,7 +136,8 @@ export function renderHtml(r: DiffResult, images: Map<string, FigureImages>): st
   parts.push(r.experiments.length ? `<ul>${r.experiments.map((e) => `<li><a href="#exp-${anchor(e.id)}"><b>${esc(e.id)}</b></a>: ${esc(whyText(e.inputs, r))}</li>`).join('')}</ul>` : '<p class="muted">none</p>');
   if (r.unmoved.length) parts.push(`<p class="muted">Inputs changed, every output the same: ${r.unmoved.map((u) => `<b>${esc(u.experiment)}</b> (${esc(whyText(u.inputs, r))})`).join('; ')}.</p>`);
 
-  const cited = r.numbers.filter((n) => n.citedIn.length).sort(byImportance);
+  const ordered = inImportanceOrder(r.numbers);
+  const cited = ordered.filter((n) => n.citedIn.length);
   parts.push(`<h2 id="cited">Cited numbers that moved (${cited.length})</h2>`);
   parts.push(cited.length ? numbersTable(cited, r.farOff) : '<p class="muted">none</p>');
 
@@ -159,8 +162,16 @@ export function renderHtml(r: DiffResult, images: Map<string, FigureImages>): st
 
   parts.push(`<h2 id="experiments">Every number that moved, by experiment</h2>`);
   if (!r.experiments.length) parts.push('<p class="muted">none</p>');
+  // Each experiment's numbers, its cited ones first, each half in review order.
+  const byExperiment = new Map<string, { cited: NumberRow[]; internal: NumberRow[] }>();
+  for (const n of ordered) {
+    let rows = byExperiment.get(n.experiment);
+    if (!rows) byExperiment.set(n.experiment, (rows = { cited: [], internal: [] }));
+    (n.citedIn.length ? rows.cited : rows.internal).push(n);
+  }
   for (const e of r.experiments) {
-    const rows = r.numbers.filter((n) => n.experiment === e.id).sort((a, b) => Number(!a.citedIn.length) - Number(!b.citedIn.length) || byImportance(a, b));
+    const halves = byExperiment.get(e.id);
+    const rows = halves ? [...halves.cited, ...halves.internal] : [];
     parts.push(`<h3 id="exp-${anchor(e.id)}">${esc(e.id)}: ${rows.length} number${rows.length === 1 ? '' : 's'}, ${e.figures.length} figure${e.figures.length === 1 ? '' : 's'}, ${e.dataRows} data row${e.dataRows === 1 ? '' : 's'}</h3>`);
     parts.push(`<p class="why">${esc(e.id)}: ${esc(whyText(e.inputs, r))}</p>`);
     if (rows.length) parts.push(numbersTable(rows, r.farOff));

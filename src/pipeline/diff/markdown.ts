@@ -13,7 +13,7 @@
  * Pure and deterministic: the same diff gives the same bytes.
  */
 import { figureChanged, hasChanges, type ClaimChange, type DiffResult } from './result.ts';
-import { byImportance, crossed, type NumberRow } from './numbers.ts';
+import { crossed, inImportanceOrder, type NumberRow } from './numbers.ts';
 import { formatChange, formatShare, formatSix } from '../../format/text.ts';
 import { exactText, neighbourhoodText, sameValueText, showEntry, whyText } from './format.ts';
 
@@ -68,9 +68,12 @@ function flagText(r: NumberRow, farOff: number): string {
   return flags.join('; ');
 }
 
-function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited: boolean): string[] {
-  const shown = rows.slice(0, cap);
-  if (!shown.length) return leftOut(0, rows.length);
+/**
+ * A table of numbers, shortened to `cap` rows by the function it returns. Each
+ * row is formatted once, however often the comment is rendered again to fit
+ * (about 15 times when it lists 100,000 numbers).
+ */
+function numbersTable(rows: NumberRow[], farOff: number, withCited: boolean): (cap: number) => string[] {
   const head = withCited ? '| number | old | new | Δ% | cited in | note |\n|---|--:|--:|--:|---|---|' : '| number | old | new | Δ% | note |\n|---|--:|--:|--:|---|';
   const line = (r: NumberRow) => {
     const cols = [code(r.id), r.old ? showEntry(r.old) : '—', r.new ? showEntry(r.new) : '—', r.kind === 'changed' && !r.valueSame ? formatChange(r.rel) : r.kind === 'changed' ? '0' : r.kind];
@@ -78,7 +81,13 @@ function numbersTable(rows: NumberRow[], cap: number, farOff: number, withCited:
     cols.push(flagText(r, farOff));
     return `| ${cols.map(cell).join(' | ')} |`;
   };
-  return [head, ...shown.map(line), '', ...leftOut(shown.length, rows.length)];
+  const lines: string[] = [];
+  return (cap) => {
+    const shown = Math.min(cap, rows.length);
+    if (!shown) return leftOut(0, rows.length);
+    while (lines.length < shown) lines.push(line(rows[lines.length]!));
+    return [head].concat(lines.slice(0, shown), '', leftOut(shown, rows.length));
+  };
 }
 
 /** Appends one line at a time: `push(...lines)` passes every line as an argument and overflows the stack at about 100,000. */
@@ -105,17 +114,39 @@ function heading(r: DiffResult, opts: MarkdownOptions, counted: number, figures:
   return `### ${verdict}${tests}: ${claims}${changed}`;
 }
 
-function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
-  const out: string[] = [COMMENT_MARKER];
-  const changedFigures = r.figures.filter(figureChanged);
-  const flipped = r.claims.filter((c) => c.change === 'status');
-  const otherClaims = r.claims.filter((c) => c.change !== 'status');
+/** The rows each part of the comment lists, sorted once for every try at fitting it. */
+function lists(r: DiffResult) {
+  const ordered = inImportanceOrder(r.numbers);
   // Counted: every number whose value moved, appeared or went; a value that stayed while its interval or spread moved is listed apart.
   const counted = r.numbers.filter((n) => !n.valueSame);
-  const same = r.numbers.filter((n) => n.valueSame).sort(byImportance);
-  const cited = counted.filter((n) => n.citedIn.length).sort(byImportance);
-  const internal = counted.filter((n) => !n.citedIn.length && n.kind === 'changed').sort(byImportance);
+  const same = ordered.filter((n) => n.valueSame);
+  const cited = ordered.filter((n) => !n.valueSame && n.citedIn.length);
+  const internal = ordered.filter((n) => !n.valueSame && !n.citedIn.length && n.kind === 'changed');
   const other = counted.filter((n) => !n.citedIn.length && n.kind !== 'changed');
+  return {
+    changedFigures: r.figures.filter(figureChanged),
+    flipped: r.claims.filter((c) => c.change === 'status'),
+    otherClaims: r.claims.filter((c) => c.change !== 'status'),
+    counted,
+    same,
+    cited,
+    internal,
+    other,
+    left: r.numbers.filter((n) => n.neighbourhood === 'left'),
+    entered: r.numbers.filter((n) => n.neighbourhood === 'entered'),
+    exact: r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame),
+    tables: {
+      cited: numbersTable(cited, r.farOff, true),
+      internal: numbersTable(internal, r.farOff, false),
+      other: numbersTable(other, r.farOff, false),
+      same: numbersTable(same, r.farOff, true),
+    },
+  };
+}
+
+function render(r: DiffResult, opts: MarkdownOptions, caps: Caps, rows: ReturnType<typeof lists>): string {
+  const out: string[] = [COMMENT_MARKER];
+  const { changedFigures, flipped, otherClaims, counted, same, cited, internal, other, left, entered, exact, tables } = rows;
   const report = opts.reportUrl ? `Full report: the [\`${REPORT_ARTIFACT}\` artifact](${opts.reportUrl}) of the CI run.` : opts.reportPath ? `Full report: ${code(opts.reportPath)}.` : '';
 
   out.push(heading(r, opts, counted.length, changedFigures.length, flipped), '');
@@ -151,11 +182,8 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
   }
 
   const flags: string[] = [];
-  const left = r.numbers.filter((n) => n.neighbourhood === 'left');
-  const entered = r.numbers.filter((n) => n.neighbourhood === 'entered');
   if (left.length) flags.push(`${plural(left.length, 'number')} LEFT the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${left.map((n) => code(n.id)).join(', ')}`);
   if (entered.length) flags.push(`${plural(entered.length, 'number')} entered the published value's neighbourhood (±${formatSix(r.farOff * 100)}%): ${entered.map((n) => code(n.id)).join(', ')}`);
-  const exact = r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame);
   if (exact.length) flags.push(`${plural(exact.length, 'number')} exact by construction (settings, closed-form values) changed: a setting, constant or formula moved, never noise`);
   if (flags.length) append(out, [...flags.map((f) => `> ${f}  `), '']);
 
@@ -167,11 +195,11 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps): string {
     }
     append(out, ['', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length)]);
   }
-  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...numbersTable(cited, caps.cited, r.farOff, true)]);
+  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...tables.cited(caps.cited)]);
 
-  append(out, folded(`Internal numbers that moved (${internal.length})`, internal.length ? numbersTable(internal, caps.internal, r.farOff, false) : []));
-  append(out, folded(`Internal numbers added or removed (${other.length})`, other.length ? numbersTable(other, caps.other, r.farOff, false) : []));
-  append(out, folded(`Numbers whose value stayed while their interval or spread moved (${same.length})`, same.length ? numbersTable(same, caps.same, r.farOff, true) : []));
+  append(out, folded(`Internal numbers that moved (${internal.length})`, internal.length ? tables.internal(caps.internal) : []));
+  append(out, folded(`Internal numbers added or removed (${other.length})`, other.length ? tables.other(caps.other) : []));
+  append(out, folded(`Numbers whose value stayed while their interval or spread moved (${same.length})`, same.length ? tables.same(caps.same) : []));
   append(out, folded(`Claims whose margin moved, added or removed (${otherClaims.length})`, otherClaims.length ? [...otherClaims.slice(0, caps.margins).map(claimLine), '', ...leftOut(Math.min(caps.margins, otherClaims.length), otherClaims.length)] : []));
   const notes: string[] = [];
   if (r.unmoved.length) notes.push(`- Inputs changed but every output stayed the same: ${r.unmoved.map((u) => code(u.experiment)).join(', ')}.`);
@@ -193,12 +221,13 @@ export function renderNoBuild(head: string | null, base: string, opts: Pick<Mark
 export function renderMarkdown(r: DiffResult, opts: MarkdownOptions = {}): string {
   const limit = opts.limit ?? MARKDOWN_LIMIT;
   const caps: Caps = { flipped: Infinity, why: Infinity, cited: Infinity, figures: Infinity, internal: Infinity, other: Infinity, margins: Infinity, same: Infinity };
-  let md = render(r, opts, caps);
+  const rows = lists(r);
+  let md = render(r, opts, caps, rows);
   for (const key of SHORTEN_ORDER) {
     for (const step of STEPS) {
       if (md.length <= limit) return md;
       caps[key] = step;
-      md = render(r, opts, caps);
+      md = render(r, opts, caps, rows);
     }
   }
   if (md.length <= limit) return md;

@@ -103,19 +103,37 @@ export function numberRows(base: NumbersFile, cur: NumbersFile, ctx: NumberConte
 export const isCited = (r: NumberRow) => r.citedIn.length > 0;
 export const crossed = (r: NumberRow) => r.neighbourhood === 'left' || r.neighbourhood === 'entered';
 
+/** What orders rows for review: computed once per row, never inside a comparison (a comparator that derives them does so 17 times per row over 100,000 rows). */
+interface OrderKey {
+  row: NumberRow;
+  /** 0: crossed the published neighbourhood; 1: exact by construction and moved; 2: the rest. */
+  rank: number;
+  /** |rel|, or -1 when the value did not change. */
+  size: number;
+}
+
+const keyOf = (row: NumberRow, rank: number): OrderKey => ({ row, rank, size: row.rel === null ? -1 : Math.abs(row.rel) });
+
+function sortByKey(keys: OrderKey[]): NumberRow[] {
+  keys.sort((a, b) => {
+    if (a.rank !== b.rank) return a.rank - b.rank;
+    if (a.size !== b.size) return b.size > a.size ? 1 : -1;
+    return a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0;
+  });
+  return keys.map((k) => k.row);
+}
+
 /**
  * Review order: crossings of the published neighbourhood first, then exact
- * numbers that moved, then by relative size (largest first); ties by id.
+ * numbers that moved, then by relative size (largest first); ties by id. The
+ * order is total (ids are unique), so a filtered list of the result is in
+ * review order too.
  */
-export function byImportance(a: NumberRow, b: NumberRow): number {
-  const rank = (r: NumberRow) => (crossed(r) ? 0 : r.exact && !r.valueSame ? 1 : 2);
-  return rank(a) - rank(b) || byRelativeSize(a, b);
+export function inImportanceOrder(rows: readonly NumberRow[]): NumberRow[] {
+  return sortByKey(rows.map((r) => keyOf(r, crossed(r) ? 0 : r.exact && !r.valueSame ? 1 : 2)));
 }
 
 /** Largest relative change first; ties (and value-same rows) by id. */
-export function byRelativeSize(a: NumberRow, b: NumberRow): number {
-  const x = a.rel === null ? -1 : Math.abs(a.rel);
-  const y = b.rel === null ? -1 : Math.abs(b.rel);
-  if (x !== y) return y > x ? 1 : -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+export function inSizeOrder(rows: readonly NumberRow[]): NumberRow[] {
+  return sortByKey(rows.map((r) => keyOf(r, 0)));
 }

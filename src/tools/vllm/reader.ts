@@ -356,7 +356,7 @@ function ownClockImport(r: Reader, obj: JsonObject, c: OwnClockContext): Importe
 /* ------------------------------------------------------------------------ */
 
 /** numpy's default percentile (linear interpolation at (p/100)(N−1)), as vLLM uses it. */
-function npPercentile(sorted: number[], p: number): number {
+function npPercentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   const h = (p / 100) * (sorted.length - 1);
   const lo = Math.floor(h);
@@ -365,7 +365,9 @@ function npPercentile(sorted: number[], p: number): number {
 }
 
 function stats(prefix: string, xsSeconds: number[], out: Record<string, Json>, percentiles: number[]): void {
-  const xs = xsSeconds.map((x) => x * 1000).sort((a, b) => a - b);
+  // A typed array sorts numerically without calling a comparator per comparison (5,000 requests have 640,000 ITL
+  // gaps: 0.5 s of the 0.7 s this file took to write); the same order, so the same sums and percentiles.
+  const xs = Float64Array.from(xsSeconds, (x) => x * 1000).sort();
   const mean = xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0;
   const std = xs.length ? Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / xs.length) : 0;
   out[`mean_${prefix}_ms`] = mean;
