@@ -17,8 +17,13 @@ export const ANALYTIC_PREFIXES: Record<string, string> = {
   'derivations.moe.': 'expert coverage, a formula of the batch size',
 };
 
+const PREFIXES = Object.keys(ANALYTIC_PREFIXES);
+
 export function exactness(id: string): Exactness | null {
-  if (id.split('.')[1] === 'config') return 'setting';
-  for (const prefix of Object.keys(ANALYTIC_PREFIXES)) if (id.startsWith(prefix)) return 'analytic';
+  // The second part of the id is `config` (`exp.config` or `exp.config.x`): looked up in place, as
+  // this runs for every number of a diff.
+  const dot = id.indexOf('.');
+  if (dot >= 0 && id.startsWith('config', dot + 1) && (id.length === dot + 7 || id[dot + 7] === '.')) return 'setting';
+  for (const prefix of PREFIXES) if (id.startsWith(prefix)) return 'analytic';
   return null;
 }
