@@ -11,9 +11,9 @@
  * chunk. End: last content chunk. Streaming metrics need `--streaming` (off by default).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { pooledChunkGaps, sortedValues } from '../base/series.ts';
+import { pooledChunkGaps } from '../base/series.ts';
 import { collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
-import { linearPercentile } from '../../stats/percentile.ts';
+import { linearPercentile, sortAsc } from '../../stats/percentile.ts';
 
 /** AIPerf TTFT: `content_responses[0].perf_ns − start_perf_ns`. ttft_metric.py. */
 export function aiperfTtft(r: RequestRecord): Maybe {
@@ -82,7 +82,7 @@ export function aiperfE2eOutputTokenThroughput(r: RequestRecord): Maybe {
 export function aiperfE2eNormalizedInteractivity(run: BenchmarkRun, p: number): number | null {
   const c = collect(successful(run), secondsPerToken);
   if (!c.values.length) return null;
-  const q = linearPercentile(sortedValues(c.values), p, { sorted: true });
+  const q = linearPercentile(sortAsc(c.values), p, { sorted: true });
   return q > 0 ? 1 / q : null;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from './records.ts';
 import { linearPercentile, type Numbers, type PercentileMethod } from '../../stats/percentile.ts';
-import { oncePerSeries, seriesRuns, shareSeries, sortedValues } from './series.ts';
+import { oncePerSeries, seriesRuns, sortedValues } from './series.ts';
 import { addRepeated } from '../../stats/repeated-sum.ts';
 import { percentileBy } from '../../stats/percentile.ts';
 
@@ -174,8 +174,9 @@ const collectedOf = new WeakMap<(r: RequestRecord) => Maybe, WeakMap<readonly Re
  * over the same records (TPOT for the report and for the per-user speed), so
  * what one collection gives is kept per definition (the function itself: a
  * closure made for one call is never met again, and its entry goes with it)
- * and list of records, and shared: read-only, and a shared series
- * (series.ts), so its statistics are taken once.
+ * and list of records, and shared, read-only. (Not as a shared series of
+ * series.ts: its sorted copy would be held as long as the records, and on a
+ * run of many chunks the memory is what is scarce.)
  */
 export function collect(records: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): Collected {
   let byRecords = collectedOf.get(f);
@@ -189,7 +190,7 @@ export function collect(records: readonly RequestRecord[], f: (r: RequestRecord)
     if (m.value === null) reasons.set(m.reason, (reasons.get(m.reason) ?? 0) + 1);
     else values.push(m.value);
   }
-  const c: Collected = reasons.size === 0 ? { values: shareSeries(values) } : { values: shareSeries(values), excluded: [...reasons].map(([k, v]) => `${v} × ${k}`).join('; ') };
+  const c: Collected = reasons.size === 0 ? { values } : { values, excluded: [...reasons].map(([k, v]) => `${v} × ${k}`).join('; ') };
   byRecords.set(records, { of: records.length, c });
   return c;
 }
