@@ -15,6 +15,7 @@ import { parsePythonJson } from '../src/tools/base/json-text.ts';
 import { importResult } from '../src/importers/index.ts';
 import { openResultInput } from '../src/importers/load.ts';
 import { UserError } from '../src/errors.ts';
+import { READ_CHUNK } from '../src/fs/read.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'results');
@@ -157,5 +158,14 @@ describe('a file larger than the head streams through the same readers', () => {
     })();
     expect(e).toBeInstanceOf(UserError);
     expect((e as Error).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: invalid JSON \\(the text ends early: truncated\\?\\): the file ends in filler\\[\\d+\\] at byte ${text.length - 1000}`));
+  });
+  it('reads the text whatever its bytes: ASCII pieces, then a character cut between two reads, a byte-order mark', () => {
+    const path = join(dir, 'text.txt');
+    // the first piece (1 MiB) ASCII, a 4-byte character across the boundary of the first and second
+    const texts = ['a'.repeat(READ_CHUNK - 2) + '🙂 ünï\n' + 'b'.repeat(READ_CHUNK) + 'é', '\uFEFF' + 'c'.repeat(READ_CHUNK + 5) + '✓', 'd'.repeat(2 * READ_CHUNK + 3)];
+    for (const text of texts) {
+      writeFileSync(path, text);
+      expect([...openResultInput(path).chunks()].join('')).toBe(readFileSync(path, 'utf8'));
+    }
   });
 });

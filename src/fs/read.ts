@@ -4,6 +4,7 @@
  * device such as /dev/zero) is read once, up to the bound, and refused past it.
  * Every refusal is one line naming the path, the limit and the fix.
  */
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { UserError } from '../errors.ts';
@@ -55,6 +56,9 @@ export function openForReading(path: string): Opened {
 export function* readPieces(path: string, fd: number, position: number | null, limit = Infinity): Generator<string> {
   const buf = Buffer.allocUnsafe(READ_CHUNK);
   const dec = new StringDecoder('utf8');
+  // while every byte so far is ASCII (as these files are), a piece is the same text copied as Latin-1,
+  // without the UTF-8 decoder's pass over it; from the first other byte on, the decoder reads the rest
+  let ascii = true;
   let total = 0;
   let pos = position;
   for (;;) {
@@ -68,7 +72,9 @@ export function* readPieces(path: string, fd: number, position: number | null, l
     if (n === 0) break;
     total += n;
     if (pos !== null) pos += n;
-    const s = dec.write(n === buf.length ? buf : buf.subarray(0, n));
+    const bytes = n === buf.length ? buf : buf.subarray(0, n);
+    ascii &&= isAscii(bytes);
+    const s = ascii ? bytes.toString('latin1') : dec.write(bytes);
     if (s) yield s;
     if (total >= limit) break;
   }
