@@ -194,11 +194,11 @@ describe('stopwatches audit (the command)', () => {
 });
 
 describe('stopwatches simulate --as', () => {
-  /** `metrics --json` rows of one tool, by metric. */
-  async function rows(path: string, tool: string): Promise<Map<string, number | null>> {
+  /** `metrics --json` of a file: what it printed, and one tool's rows by metric. */
+  async function metrics(path: string, tool: string): Promise<{ out: string; rows: Map<string, number | null> }> {
     const r = await runCli(['metrics', path, '--json']);
     expect(r.code, r.err).toBe(0);
-    return new Map(JSON.parse(r.out).rows.filter((x: { tool: string }) => x.tool === tool).map((x: { metric: string; value: number | null }) => [x.metric, x.value]));
+    return { out: r.out, rows: new Map(JSON.parse(r.out).rows.filter((x: { tool: string }) => x.tool === tool).map((x: { metric: string; value: number | null }) => [x.metric, x.value])) };
   }
 
   it.each([['vllm', 'capped_poisson'], ['aiperf', 'closed_ranged']] as const)('writes %s’s format, which `metrics` reads back to the simulator’s own numbers (%s)', async (as, golden) => {
@@ -211,9 +211,10 @@ describe('stopwatches simulate --as', () => {
     const tool = join(dir, as === 'vllm' ? 'run.json' : 'profile_export.jsonl');
     expect((await runCli(['simulate', casePath, '--tokens', '--out', own])).code).toBe(0);
     expect((await runCli(['simulate', casePath, '--as', as, '--out', tool])).code).toBe(0);
-    expect((await runCli(['metrics', tool, '--json'])).out).toContain(`"format": "${as}"`);
-    const a = await rows(own, as);
-    const b = await rows(tool, as);
+    const written = await metrics(tool, as);
+    expect(written.out).toContain(`"format": "${as}"`);
+    const a = (await metrics(own, as)).rows;
+    const b = written.rows;
     let compared = 0;
     for (const [metric, v] of a) {
       const w = b.get(metric);

@@ -250,7 +250,8 @@ describe('explorer in a browser', () => {
     expect(w.ttft.top).toBeLessThan(w.vh);
     expect(w.run.bottom).toBeLessThanOrEqual(w.vh);
     expect(w.width).toBe(w.vw);
-    expect(await axe(wide)).toEqual([]);
+    // axe-core on this state (the default run drawn, 1280 × 800 and the 390 px phone) is
+    // test/site-browser.test.ts's check of explorer.html at the same two sizes; it is not run twice.
     phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const phone = await open(url(), await watched(await phoneContext.newPage()));
     await finished(phone, await runOf(phone));
@@ -262,7 +263,6 @@ describe('explorer in a browser', () => {
     expect(n.run.bottom).toBeLessThanOrEqual(n.vh);
     expect(n.text).toBeGreaterThanOrEqual(11);
     expect(n.width).toBe(n.vw);
-    expect(await axe(phone)).toEqual([]);
   });
 
   it('a shared URL restores the same configuration (and the same result)', async () => {

@@ -15,6 +15,7 @@ import { parsePythonJson } from '../src/tools/base/json-text.ts';
 import { importResult } from '../src/importers/index.ts';
 import { openResultInput } from '../src/importers/load.ts';
 import { UserError } from '../src/errors.ts';
+import { READ_CHUNK } from '../src/fs/read.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'results');
@@ -73,6 +74,25 @@ describe('a JSON document read from pieces', () => {
     expect('problem' in r && r.problem).toMatchObject({ truncated: false, where: 'a[2001]' });
     const cut = parseJsonChunks(pieces(marked.slice(0, marked.indexOf('"mark2501"') + 3), 97), { smallValue: 64 });
     expect('problem' in cut && cut.problem).toMatchObject({ truncated: true, where: 'a[2501]' });
+  });
+  it('cuts runs of a list of lists, of numbers or of strings where a guess says, and still names the element that breaks it', () => {
+    // vLLM's per-request arrays: itls a list of lists, strings holding the characters a guess cuts at
+    const itls = Array.from({ length: 4000 }, (_, i) => Array.from({ length: i % 7 }, (_, k) => (i === 3001 && k === 1 ? 777777.5 : i === 3501 && k === 0 ? 888888.5 : (i + k) / 1000)));
+    const nums = Array.from({ length: 4000 }, (_, i) => i / 3);
+    const texts = Array.from({ length: 4000 }, (_, i) => (i % 3 ? '' : `a, b], [c ${i}`));
+    const text = JSON.stringify({ itls, nums, texts }).replace(/\],\[/g, '], [');
+    for (const [small, piece] of [[64, 97], [1000, 4096], [300, 61]]) {
+      const r = parseJsonChunks(pieces(text, piece), { smallValue: small });
+      expect('value' in r && r.value, `runs of ${small}`).toStrictEqual({ itls, nums, texts });
+      const bad = parseJsonChunks(pieces(text.replace('777777.5', 'nan'), piece), { smallValue: small });
+      expect('problem' in bad && bad.problem).toMatchObject({ truncated: false, where: 'itls[3001]', position: text.indexOf('777777.5') - 7 });
+      const cut = parseJsonChunks(pieces(text.slice(0, text.indexOf('888888.5') + 3), piece), { smallValue: small });
+      expect('problem' in cut && cut.problem).toMatchObject({ truncated: true, where: 'itls[3501]' });
+      const python = parseJsonChunks(pieces(text.replace('777777.5', 'NaN'), piece), { smallValue: small });
+      expect('value' in python && (python.value as { itls: number[][] }).itls[3001][1]).toBeNaN();
+      const closed = parseJsonChunks(pieces(text.replace('777777.5', '1]'), piece), { smallValue: small });
+      expect('problem' in closed && closed.problem).toMatchObject({ truncated: false, where: '' });
+    }
   });
   it('tells a document cut off from a broken one, with the path where it ends', () => {
     const d = DOCS.find((x) => x.f.endsWith('vllm-bench-serve.json'))!;
@@ -138,5 +158,14 @@ describe('a file larger than the head streams through the same readers', () => {
     })();
     expect(e).toBeInstanceOf(UserError);
     expect((e as Error).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: invalid JSON \\(the text ends early: truncated\\?\\): the file ends in filler\\[\\d+\\] at byte ${text.length - 1000}`));
+  });
+  it('reads the text whatever its bytes: ASCII pieces, then a character cut between two reads, a byte-order mark', () => {
+    const path = join(dir, 'text.txt');
+    // the first piece (1 MiB) ASCII, a 4-byte character across the boundary of the first and second
+    const texts = ['a'.repeat(READ_CHUNK - 2) + '🙂 ünï\n' + 'b'.repeat(READ_CHUNK) + 'é', '\uFEFF' + 'c'.repeat(READ_CHUNK + 5) + '✓', 'd'.repeat(2 * READ_CHUNK + 3)];
+    for (const text of texts) {
+      writeFileSync(path, text);
+      expect([...openResultInput(path).chunks()].join('')).toBe(readFileSync(path, 'utf8'));
+    }
   });
 });

@@ -3,7 +3,7 @@
  * exactly what changed and says why; corrupt entries are recomputed; an
  * interrupted write leaves no entry; failures name the job.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,18 +13,11 @@ import { mergeNumbers, validateNumbers } from '../src/pipeline/numbers.ts';
 import { normalizeSvg } from '../src/pipeline/render.ts';
 import { dependencyOrder } from '../src/pipeline/runner.ts';
 import { acceptSnapshot } from '../src/pipeline/snapshot.ts';
-import { planOf, tempRoot, tempRoots } from './pipeline-helpers.ts';
+import { planOf, tempRoots } from './pipeline-helpers.ts';
 
 const make = tempRoots();
 // For tests of the cache, the plan and the numbers: no PNG, which is drawn from the SVG after every job (and is make's subject).
 const makeWithoutPng = tempRoots({ png: false });
-
-// The endless job's build under a 1 s time-out, started as the file loads, so its second of waiting (the job
-// sleeps, using no core) passes while the tests before it run; its test awaits it. Until then its rejection is expected.
-const spin = tempRoot(['experiments/spin.ts'], { png: false });
-const timedOut = spin.run({ timeoutSeconds: 1 });
-timedOut.catch(() => {});
-afterAll(() => spin.cleanup());
 
 const OUTPUTS = ['src/generated/numbers.json', 'src/generated/figures/alpha.samples.svg', 'src/generated/figures/alpha.samples.png', 'src/generated/data/alpha.json'];
 
@@ -139,8 +132,10 @@ describe('cache', () => {
 
 describe('failures', () => {
   it('names the job that timed out', async () => {
-    await expect(timedOut).rejects.toThrow(/^job spin\/forever timed out after 1 s/);
-    expect(spin.cacheFiles()).toEqual([]);
+    const r = makeWithoutPng(['experiments/spin.ts']);
+    // Half a second, said as it was set, not rounded to whole seconds.
+    await expect(r.run({ timeoutSeconds: 0.5 })).rejects.toThrow(/^job spin\/forever timed out after 0.5 s /);
+    expect(r.cacheFiles()).toEqual([]);
   });
 
   it('keeps NaN, ±Infinity and typed arrays exact through the cache', () => {

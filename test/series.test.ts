@@ -4,13 +4,15 @@
  * gaps counted on its step clock (src/tools/sim/step-gaps.ts) instead of
  * sorted, a run of equal values summed in a few steps (src/stats/repeated-sum.ts),
  * the maximum of a sorted series read off its end, GuideLLM's weighted
- * percentiles merged without a comparator sort. Each is held equal, to the
+ * percentiles merged without a comparator sort, a definition collected once
+ * per list of records and shared. Each is held equal, to the
  * last bit, to the plain computation it replaces.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultParams, type Params } from '../src/explorer/params.ts';
 import { simulateRun, speedsOf } from '../src/explorer/run.ts';
-import { aiperfMetrics, fromSimResult, inferencexMetrics, perUserSpeeds, sglangMetrics, vllmMetrics, type BenchmarkRun } from '../src/metrics/index.ts';
+import { aiperfMetrics, fromSimResult, inferencexMetrics, perUserSpeeds, sglangMetrics, vllmMetrics, type BenchmarkRun, type RequestRecord } from '../src/metrics/index.ts';
+import { collect, none, some, summarize, withOption } from '../src/tools/base/definitions.ts';
 import { largest, pooledChunkGaps } from '../src/tools/base/series.ts';
 import { gapRunsOnStepClock } from '../src/tools/sim/step-gaps.ts';
 import { addRepeated } from '../src/stats/repeated-sum.ts';
@@ -170,5 +172,30 @@ describe('weightedPercentiles without the comparator sort', () => {
       const want = reference(values, ps, weights);
       expect(got.map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual(want.map((x) => (Object.is(x, -0) ? '-0' : x)));
     }
+  });
+});
+
+describe('a definition collected once per list of records', () => {
+  it('gives the first collection again for the same function and records, and a new one for more records or another function', () => {
+    const { p, s } = simulated({ requests: 300 });
+    const run = runOf(s, p, false);
+    const recs = [...run.records];
+    const ttft = (r: RequestRecord) => (r.firstT === null ? none('no first token') : some(r.firstT - r.sendT));
+    const first = collect(recs, ttft);
+    expect(collect(recs, ttft)).toBe(first);
+    expect(collect(recs, (r) => ttft(r))).not.toBe(first);
+    expect(collect(recs, (r) => ttft(r))).toStrictEqual(first);
+    expect(summarize(first.values, { unit: 'ms', percents: [99] })).toStrictEqual(summarize([...first.values], { unit: 'ms', percents: [99] }));
+    recs.push({ ...recs[0], sendT: recs[0].sendT - 1 });
+    const more = collect(recs, ttft);
+    expect(more.values.length).toBe(first.values.length + 1);
+    expect(more.values[more.values.length - 1]).toBe(first.values[0] + 1);
+  });
+  it('one function per definition and option', () => {
+    const tpot = (r: RequestRecord, o: 'a' | 'b') => some(o === 'a' ? r.sendT : r.finishT);
+    expect(withOption(tpot, 'a')).toBe(withOption(tpot, 'a'));
+    expect(withOption(tpot, 'a')).not.toBe(withOption(tpot, 'b'));
+    const r = fromSimResult(simulated({ requests: 5 }).s.sim!, {}).records[0];
+    expect(withOption(tpot, 'b')(r)).toStrictEqual(tpot(r, 'b'));
   });
 });

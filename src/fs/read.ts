@@ -4,6 +4,7 @@
  * device such as /dev/zero) is read once, up to the bound, and refused past it.
  * Every refusal is one line naming the path, the limit and the fix.
  */
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { UserError } from '../errors.ts';
@@ -55,6 +56,9 @@ export function openForReading(path: string): Opened {
 export function* readPieces(path: string, fd: number, position: number | null, limit = Infinity): Generator<string> {
   const buf = Buffer.allocUnsafe(READ_CHUNK);
   const dec = new StringDecoder('utf8');
+  // while every byte so far is ASCII (as these files are), a piece is the same text copied as Latin-1,
+  // without the UTF-8 decoder's pass over it; from the first other byte on, the decoder reads the rest
+  let ascii = true;
   let total = 0;
   let pos = position;
   for (;;) {
@@ -68,7 +72,9 @@ export function* readPieces(path: string, fd: number, position: number | null, l
     if (n === 0) break;
     total += n;
     if (pos !== null) pos += n;
-    const s = dec.write(n === buf.length ? buf : buf.subarray(0, n));
+    const bytes = n === buf.length ? buf : buf.subarray(0, n);
+    ascii &&= isAscii(bytes);
+    const s = ascii ? bytes.toString('latin1') : dec.write(bytes);
     if (s) yield s;
     if (total >= limit) break;
   }
@@ -82,7 +88,15 @@ export function* readPieces(path: string, fd: number, position: number | null, l
  * refused if it holds more. `what` names the input in the message ("a case file").
  */
 export function readBoundedBytes(path: string, maxBytes: number, what = 'the file'): Buffer {
-  const f = openForReading(path);
+  return readBoundedFrom(path, openForReading(path), maxBytes, what);
+}
+
+/**
+ * {@link readBoundedBytes} on a file already open, and closed here: a pipe or a
+ * named FIFO gives its bytes to one open only (a second open of a FIFO waits for
+ * a writer that has gone), so whoever opened it to look at it reads it too.
+ */
+export function readBoundedFrom(path: string, f: Opened, maxBytes: number, what = 'the file'): Buffer {
   try {
     if (f.regular && f.size > maxBytes) {
       throw new UserError(`${path}: ${what} is ${mib(f.size)}, above the limit of ${mib(maxBytes)} for this input`);

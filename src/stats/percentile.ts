@@ -340,10 +340,10 @@ function mergedByValueInOrder(values: Numbers, weights?: Numbers): Merged {
 /**
  * The same merge without the comparator sort, when the order of the sums cannot
  * matter: whole, non-negative weights (GuideLLM's are token counts, or 1)
- * whose total is exact, and no NaN. The engine sorts the values, each value
- * finds its place among the distinct ones and adds its weight there, and each
- * place keeps its first index's form (of −0 and +0, whichever comes first, as
- * the ordered merge keeps it). Null otherwise.
+ * whose total is exact, and no NaN. The values are sorted (sortAsc, in the
+ * engine's order), each value finds its place among the distinct ones and
+ * adds its weight there, and each place keeps its first index's form (of −0
+ * and +0, whichever comes first, as the ordered merge keeps it). Null otherwise.
  */
 function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   const n = values.length;
@@ -356,7 +356,7 @@ function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   }
   // every partial sum is at most the total, so a safe total means every sum was exact
   if (!Number.isSafeInteger(total)) return null;
-  const sorted = Float64Array.from(values as ArrayLike<number>).sort();
+  const sorted = sortAsc(values);
   let d = 0;
   for (let k = 0; k < n; k++) if (d === 0 || sorted[k] !== sorted[d - 1]) sorted[d++] = sorted[k];
   const v = sorted.subarray(0, d);

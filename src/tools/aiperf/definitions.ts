@@ -11,9 +11,9 @@
  * chunk. End: last content chunk. Streaming metrics need `--streaming` (off by default).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { pooledChunkGaps } from '../base/series.ts';
+import { pooledChunkGaps, sortedValues } from '../base/series.ts';
 import { collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
-import { linearPercentile, sortAsc } from '../../stats/percentile.ts';
+import { linearPercentile } from '../../stats/percentile.ts';
 
 /** AIPerf TTFT: `content_responses[0].perf_ns − start_perf_ns`. ttft_metric.py. */
 export function aiperfTtft(r: RequestRecord): Maybe {
@@ -80,15 +80,18 @@ export function aiperfE2eOutputTokenThroughput(r: RequestRecord): Maybe {
  * inverted (run level; AIPerf reports p75 and p90). Linear percentile.
  */
 export function aiperfE2eNormalizedInteractivity(run: BenchmarkRun, p: number): number | null {
-  const c = collect(successful(run), (r) => {
-    const osl = aiperfOsl(r);
-    const lat = aiperfRequestLatency(r);
-    if (lat.value === null) return lat;
-    return osl && osl > 0 ? some(lat.value / osl) : none('no output tokens');
-  });
+  const c = collect(successful(run), secondsPerToken);
   if (!c.values.length) return null;
-  const q = linearPercentile(sortAsc(c.values), p, { sorted: true });
+  const q = linearPercentile(sortedValues(c.values), p, { sorted: true });
   return q > 0 ? 1 / q : null;
+}
+
+/** `request_latency_s / OSL` of one request, what {@link aiperfE2eNormalizedInteractivity} takes a percentile of. */
+function secondsPerToken(r: RequestRecord): Maybe {
+  const osl = aiperfOsl(r);
+  const lat = aiperfRequestLatency(r);
+  if (lat.value === null) return lat;
+  return osl && osl > 0 ? some(lat.value / osl) : none('no output tokens');
 }
 
 /**
@@ -185,7 +188,8 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
     requestLatency: sum(aiperfRequestLatency, 'ms'),
     interTokenLatency: sum((r) => aiperfItl(r, opts), 'ms'),
     interChunkLatency: summarize(icl, { unit: 'ms', percents }),
-    outputTokenThroughputPerUser: sum((r) => aiperfPerUserThroughput(r, opts), 'tok/s'),
+    // without per-chunk usage, the very function the per-user speed collects (so it is collected once)
+    outputTokenThroughputPerUser: sum(opts.perChunkUsage ? (r) => aiperfPerUserThroughput(r, opts) : aiperfPerUserThroughput, 'tok/s'),
     e2eOutputTokenThroughput: sum(aiperfE2eOutputTokenThroughput, 'tok/s'),
     e2eNormalizedInteractivity: { p75: aiperfE2eNormalizedInteractivity(run, 0.75), p90: aiperfE2eNormalizedInteractivity(run, 0.9) },
     effectiveLatency: sum((r) => aiperfEffectiveLatency(r, run), 'ms'),

@@ -32,7 +32,7 @@ export const aiperfSpeeds: SpeedSpec<AiperfSpeed> = {
     const recs = successful(run);
     const e2e = collect(recs, aiperfE2eOutputTokenThroughput);
     rows.push({ tool: 'aiperf', metric: 'e2e_output_token_throughput (avg)', formula: 'mean_i[OSL_i / request_latency_i]', tokPerS: e2e.values.length ? mean(e2e.values) : null, n: e2e.values.length, primary: true });
-    const pu = collect(recs, (r) => aiperfPerUserThroughput(r));
+    const pu = collect(recs, aiperfPerUserThroughput);
     rows.push({ tool: 'aiperf', metric: 'output_token_throughput_per_user (avg)', formula: 'mean_i[1 / ITL_i], ITL_i = (latency − ttft)/(OSL − 1)', tokPerS: pu.values.length ? mean(pu.values) : null, n: pu.values.length, primary: false });
     rows.push({ tool: 'aiperf', metric: 'e2e_normalized_interactivity p90', formula: '1 / p90_i(latency_i / OSL_i)', tokPerS: aiperfE2eNormalizedInteractivity(run, 0.9), n: recs.length, primary: false });
     return rows;

@@ -6,7 +6,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from './records.ts';
 import { linearPercentile, type Numbers, type PercentileMethod } from '../../stats/percentile.ts';
-import { oncePerSeries, seriesRuns, sortedValues } from './series.ts';
+import { oncePerSeries, seriesRuns, shareSeries, sortedValues } from './series.ts';
 import { addRepeated } from '../../stats/repeated-sum.ts';
 import { percentileBy } from '../../stats/percentile.ts';
 
@@ -159,8 +159,29 @@ function scaledView(values: Numbers, scale: number): Numbers {
   }) as unknown as Numbers;
 }
 
-/** Collect the defined values of a per-request definition, counting the undefined ones by reason. */
-export function collect(records: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): { values: number[]; excluded?: string } {
+/** What {@link collect} gives: the defined values in record order, and the undefined ones counted by reason. */
+export interface Collected {
+  readonly values: readonly number[];
+  readonly excluded?: string;
+}
+
+const collectedOf = new WeakMap<(r: RequestRecord) => Maybe, WeakMap<readonly RequestRecord[], { of: number; c: Collected }>>();
+
+/**
+ * Collect the defined values of a per-request definition, counting the
+ * undefined ones by reason. On a big run each collection is a pass over every
+ * record, and several tools' reports and speeds collect the same definition
+ * over the same records (TPOT for the report and for the per-user speed), so
+ * what one collection gives is kept per definition (the function itself: a
+ * closure made for one call is never met again, and its entry goes with it)
+ * and list of records, and shared: read-only, and a shared series
+ * (series.ts), so its statistics are taken once.
+ */
+export function collect(records: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): Collected {
+  let byRecords = collectedOf.get(f);
+  if (!byRecords) collectedOf.set(f, (byRecords = new WeakMap()));
+  const kept = byRecords.get(records);
+  if (kept && kept.of === records.length) return kept.c;
   const values: number[] = [];
   const reasons = new Map<string, number>();
   for (const r of records) {
@@ -168,8 +189,24 @@ export function collect(records: readonly RequestRecord[], f: (r: RequestRecord)
     if (m.value === null) reasons.set(m.reason, (reasons.get(m.reason) ?? 0) + 1);
     else values.push(m.value);
   }
-  if (reasons.size === 0) return { values };
-  return { values, excluded: [...reasons].map(([k, v]) => `${v} × ${k}`).join('; ') };
+  const c: Collected = reasons.size === 0 ? { values: shareSeries(values) } : { values: shareSeries(values), excluded: [...reasons].map(([k, v]) => `${v} × ${k}`).join('; ') };
+  byRecords.set(records, { of: records.length, c });
+  return c;
+}
+
+const boundOf = new WeakMap<(r: RequestRecord, option: never) => Maybe, Map<string, (r: RequestRecord) => Maybe>>();
+
+/**
+ * `(r) => f(r, option)`, the same function each time for the same definition
+ * and option, so that a second collection of it over the same records is the
+ * first one's (collect() keeps what it gave per function).
+ */
+export function withOption<O extends string>(f: (r: RequestRecord, option: O) => Maybe, option: O): (r: RequestRecord) => Maybe {
+  let byOption = boundOf.get(f);
+  if (!byOption) boundOf.set(f, (byOption = new Map()));
+  let g = byOption.get(option);
+  if (!g) byOption.set(option, (g = (r) => f(r, option)));
+  return g;
 }
 
 /** Service-level objectives in milliseconds (vLLM's `--goodput ttft:ms tpot:ms e2el:ms`). */

@@ -194,6 +194,34 @@ class Scanner {
 
 
   /**
+   * A cut for a run of list elements starting at `start`, found without
+   * scanning them: within SMALL_VALUE characters, the last comma after
+   * `closer` (the bracket that ends an element that is a list or an object),
+   * or the last comma at all (`closer` -1: elements that are numbers or
+   * strings); -1 when there is none or the text ends first (then
+   * {@link runEnd} decides). Only a guess: the comma may sit inside an
+   * element or a string, or after the list itself; JSON.parse of the run
+   * settles it, since a cut anywhere but between two elements leaves a
+   * bracket or a string open, or closes one bracket too many.
+   */
+  guessRunEnd(start: number, closer: number): number {
+    const stop = start + this.small;
+    while (this.buf.length < stop) if (!this.more()) return -1;
+    const b = this.buf;
+    if (closer < 0) {
+      const k = b.lastIndexOf(',', stop - 1);
+      return k > start ? k : -1;
+    }
+    const close = String.fromCharCode(closer);
+    for (let j = b.lastIndexOf(close, stop - 1); j > start; j = b.lastIndexOf(close, j - 1)) {
+      let k = j + 1;
+      while (k < stop && WS(b.charCodeAt(k))) k++;
+      if (k < stop && b.charCodeAt(k) === 44) return k;
+    }
+    return -1;
+  }
+
+  /**
    * End (exclusive) of the value starting at `start`, or -1 when it is an
    * array or object longer than SMALL_VALUE characters (walked member by member).
    */
@@ -256,6 +284,15 @@ function parsePiece(s: Scanner, start: number, end: number, where: string): Json
   }
 }
 
+/** The elements from pos up to `end` (a comma or the closing bracket), or null when JSON.parse refuses them. */
+function parseRun(s: Scanner, end: number): Json[] | null {
+  try {
+    return JSON.parse(`[${s.buf.slice(s.pos, end)}]`) as Json[];
+  } catch {
+    return null;
+  }
+}
+
 const at = (where: string, key: string | number) => (typeof key === 'number' ? `${where}[${key}]` : where ? `${where}.${key}` : key);
 
 function parseValue(s: Scanner, where: string): Json {
@@ -278,15 +315,27 @@ function parseValue(s: Scanner, where: string): Json {
     let runs = true;
     /** Elements before this position (from the text's start) are read one by one: JSON.parse refused their run. */
     let singlyUntil = -1;
+    // runs are cut where a guess says until a guess fails (scanning for the cut costs as much as parsing the run)
+    const first = s.buf.charCodeAt(s.pos);
+    const closer = first === 91 || first === 123 ? first + 2 : -1;
+    let guess = true;
     for (;;) {
-      const end = runs && s.base + s.pos >= singlyUntil && s.peek() !== -1 ? s.runEnd(s.pos) : BIG;
+      let end = BIG;
       let values: Json[] | null = null;
-      if (end === END) runs = false;
-      else if (end > s.pos) {
-        try {
-          values = JSON.parse(`[${s.buf.slice(s.pos, end)}]`) as Json[];
-        } catch {
-          singlyUntil = s.base + end;
+      if (runs && s.base + s.pos >= singlyUntil && s.peek() !== -1) {
+        if (guess) {
+          const cut = s.guessRunEnd(s.pos, closer);
+          values = cut > s.pos ? parseRun(s, cut) : null;
+          if (values === null) guess = false;
+          else end = cut;
+        }
+        if (values === null) {
+          end = s.runEnd(s.pos);
+          if (end === END) runs = false;
+          else if (end > s.pos) {
+            values = parseRun(s, end);
+            if (values === null) singlyUntil = s.base + end;
+          }
         }
       }
       if (values !== null) {

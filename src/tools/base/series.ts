@@ -108,6 +108,15 @@ function sortedPooledGaps(run: BenchmarkRun): Float64Array {
 }
 
 /**
+ * `values` made a shared series: never to be written again, its sorted copy
+ * and its statistics (oncePerSeries) kept beside it for every later reader.
+ */
+export function shareSeries<T extends ArrayLike<number>>(values: T): T {
+  if (!sortedOf.has(values)) sortedOf.set(values, null);
+  return values;
+}
+
+/**
  * Ascending values: a series' shared sorted copy (sorted on first use; never
  * write to it), or a fresh sorted copy of any other array.
  */

@@ -18,7 +18,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { firstChunkT, lastChunkT, none, some, successful, type Maybe } from '../base/definitions.ts';
-import { weightedMean, weightedPercentiles } from '../../stats/percentile.ts';
+import { sortInPlace, weightedMean, weightedPercentiles } from '../../stats/percentile.ts';
 import { overlapping } from '../../stats/windows.ts';
 
 /**
@@ -101,7 +101,7 @@ export interface WeightedSummary {
 
 const GUIDELLM_PERCENTS = [0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9];
 
-function weighted(values: number[], weights: number[], weighting: WeightedSummary['weighting']): WeightedSummary {
+function weighted(values: readonly number[], weights: readonly number[], weighting: WeightedSummary['weighting']): WeightedSummary {
   const percentiles: Record<string, number | null> = {};
   const q = values.length ? weightedPercentiles(values, [...GUIDELLM_PERCENTS.map((p) => p / 100), 0.5], weights) : null;
   GUIDELLM_PERCENTS.forEach((p, j) => (percentiles[String(p)] = q ? q[j] : null));
@@ -171,33 +171,50 @@ export function guidellmConcurrency(run: BenchmarkRun, version: GuidellmVersion 
   const merge = GUIDELLM_MERGE_S[version];
   const D = run.endT - run.startT;
   if (!(D > 0)) return null;
-  const recs = successful(run).filter((r) => r.finishT >= run.startT && r.sendT <= run.endT);
-  if (recs.length === 0) return 0; // GuideLLM's summary of no values has mean 0
-  const starts = Float64Array.from(recs, (r) => r.sendT).sort();
-  const ends = Float64Array.from(recs, (r) => r.finishT).sort();
+  const all = successful(run);
+  const within = (r: RequestRecord) => r.finishT >= run.startT && r.sendT <= run.endT;
+  let n = 0;
+  for (const r of all) if (within(r)) n++;
+  if (n === 0) return 0; // GuideLLM's summary of no values has mean 0
+  const starts = new Float64Array(n);
+  const ends = new Float64Array(n);
+  n = 0;
+  for (const r of all) {
+    if (!within(r)) continue;
+    starts[n] = r.sendT;
+    ends[n++] = r.finishT;
+  }
+  sortInPlace(starts);
+  sortInPlace(ends);
   // the change times in ascending order: the two sorted lists merged, a start before an equal end
+  // (written out, not as small closures over i and j: a big run has millions of change times)
   let i = 0;
   let j = 0;
-  const more = () => i < starts.length || j < ends.length;
-  const startNext = () => j >= ends.length || (i < starts.length && starts[i] <= ends[j]);
-  const nextTime = () => (startNext() ? starts[i] : ends[j]);
   let level = 0;
   let at = run.startT;
   let area = 0;
-  const until = (to: number) => {
-    area += Math.max(0, level) * Math.max(0, to - at);
-    at = to;
-  };
-  while (more()) {
-    const first = nextTime();
+  while (i < n || j < n) {
+    const first = j >= n || (i < n && starts[i] <= ends[j]) ? starts[i] : ends[j];
     let change = 0;
-    while (more() && nextTime() <= first + merge) change += startNext() ? (i++, 1) : (j++, -1);
+    for (;;) {
+      if (j >= n || (i < n && starts[i] <= ends[j])) {
+        if (i >= n || !(starts[i] <= first + merge)) break;
+        change += 1;
+        i++;
+      } else if (ends[j] <= first + merge) {
+        change += -1;
+        j++;
+      } else break;
+    }
     // a change before the window only sets the level it opens with (numpy searchsorted 'left'); one after it is cut
     if (first > run.endT) break;
-    if (first >= run.startT) until(first);
+    if (first >= run.startT) {
+      area += Math.max(0, level) * Math.max(0, first - at);
+      at = first;
+    }
     level += change;
   }
-  until(run.endT);
+  area += Math.max(0, level) * Math.max(0, run.endT - at);
   return area / D;
 }
 
@@ -227,7 +244,7 @@ export function guidellmMetrics(run: BenchmarkRun, opts: GuidellmOptions = {}): 
     timePerOutputTokenMs: weighted(tpot, tpotW, pre03 ? 'none' : 'tokens'),
     interTokenLatencyMs: weighted(itl, itlW, pre03 ? 'none' : 'tokens − 1'),
     requestLatencyS: weighted(lat, ones(lat.length), 'none'),
-    window,
+    window: [window[0], window[1]],
   };
 }
 
@@ -237,15 +254,42 @@ export interface GuidellmOptions {
   version?: GuidellmVersion;
 }
 
+/** What {@link guidellmSamples} gives (read-only: shared by every caller on the same run). */
+export interface GuidellmSamples {
+  requests: number;
+  tt: readonly number[];
+  tpot: readonly number[];
+  tpotW: readonly number[];
+  itl: readonly number[];
+  itlW: readonly number[];
+  lat: readonly number[];
+  window: readonly [number, number];
+}
+
+const samplesOf = new WeakMap<readonly RequestRecord[], Map<string, { of: number; samples: GuidellmSamples }>>();
+
 /**
  * What {@link guidellmMetrics} aggregates: the per-request values of the
  * requests that overlap the window, with their weights (tokens, or 1 up to 0.3).
+ * The report and the per-user speed both read them, so they are taken once
+ * per run, version and window (a pass over every request on a big run).
  */
-export function guidellmSamples(run: BenchmarkRun, opts: GuidellmOptions = {}) {
+export function guidellmSamples(run: BenchmarkRun, opts: GuidellmOptions = {}): GuidellmSamples {
   const pre03 = opts.version === 'up-to-0.3';
   const all = successful(run);
   const ms = opts.measureStart ?? run.startT;
   const me = opts.measureEnd ?? run.endT;
+  let byKey = samplesOf.get(all);
+  if (!byKey) samplesOf.set(all, (byKey = new Map()));
+  const key = `${pre03} ${ms} ${me}`;
+  const kept = byKey.get(key);
+  if (kept && kept.of === all.length) return kept.samples;
+  const samples = takeSamples(all, pre03, ms, me);
+  byKey.set(key, { of: all.length, samples });
+  return samples;
+}
+
+function takeSamples(all: readonly RequestRecord[], pre03: boolean, ms: number, me: number): GuidellmSamples {
   const keep = overlapping(all.map((r) => r.sendT), all.map((r) => r.finishT), ms, me);
   const recs = Array.from(keep, (i) => all[i]);
   const tt: number[] = [];
@@ -270,7 +314,7 @@ export function guidellmSamples(run: BenchmarkRun, opts: GuidellmOptions = {}) {
     }
     lat.push(r.finishT - r.sendT);
   }
-  return { requests: recs.length, tt, tpot, tpotW, itl, itlW, lat, window: [ms, me] as [number, number] };
+  return { requests: recs.length, tt, tpot, tpotW, itl, itlW, lat, window: [ms, me] };
 }
 
 /** GuideLLM's mean time_per_output_token_ms as {@link guidellmMetrics} reports it (token-weighted), without its percentiles. */

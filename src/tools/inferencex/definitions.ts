@@ -14,7 +14,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { pooledChunkGaps } from '../base/series.ts';
-import { collect, firstChunkT, lastChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
+import { collect, firstChunkT, lastChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
 
 export type InfxEndpoint = 'completions' | 'chat';
 
@@ -91,7 +91,7 @@ function infxSummaryOf(recs: readonly RequestRecord[], f: (r: RequestRecord) => 
 /** The lane's TPOT statistics (ms): {@link inferencexTpot} of every successful request that has one. */
 export function inferencexTpotSummary(run: BenchmarkRun, opts: { endpoint?: InfxEndpoint } = {}): Summary {
   const ep = opts.endpoint ?? 'completions';
-  return infxSummaryOf(successful(run), (r) => inferencexTpot(r, ep));
+  return infxSummaryOf(successful(run), withOption(inferencexTpot, ep));
 }
 
 /** tok/s/user from TPOT statistics (ms): 1000 / each. */

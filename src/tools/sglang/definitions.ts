@@ -11,7 +11,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { largest, pooledChunkGaps } from '../base/series.ts';
-import { chunkGaps, collect, firstChunkT, none, some, successful, summarize, type Maybe, type Summary } from '../base/definitions.ts';
+import { chunkGaps, collect, firstChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
 import { sglangSteadyWindow, type ConcurrencyWindow } from '../../stats/windows.ts';
 
 /**
@@ -147,7 +147,7 @@ export interface SglangMetrics {
 
 /** SGLang's TPOT statistics as it prints them (ms, p90/p95/p99): {@link sglangTpot} of every successful request that has one. */
 export function sglangTpotSummary(run: BenchmarkRun, backend: SglangBackend = 'openai'): Summary {
-  const c = collect(successful(run), (r) => sglangTpot(r, backend));
+  const c = collect(successful(run), withOption(sglangTpot, backend));
   return summarize(c.values, { unit: 'ms', percents: [90, 95, 99], excluded: c.excluded });
 }
 
