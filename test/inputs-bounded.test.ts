@@ -77,6 +77,23 @@ describe('a pipe is read once', () => {
       }
     }
   });
+  it('metrics on a named FIFO reads what its writer wrote (the FIFO is opened once)', async () => {
+    // A FIFO gives its bytes to the open that met its writer: opened again, it waits for a writer that may
+    // have written and gone (whether it has depends on timing, so this cannot force it). The CLI runs as a
+    // child with a time limit, so a reader that hangs on it fails here instead of hanging the worker.
+    const f = 'test/fixtures/results/vllm-bench-serve.json';
+    const fifo = join(dir, 'results.fifo');
+    spawnSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', f, fifo], { cwd: ROOT, stdio: 'ignore' });
+    try {
+      const r = spawnSync(process.execPath, ['bin/stopwatches.mjs', 'metrics', fifo, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      expect(r.signal, 'metrics on a FIFO did not finish: it waited on a second open').toBeNull();
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toStrictEqual(JSON.parse((await runCli(['metrics', f, '--json'], { cwd: ROOT })).out));
+    } finally {
+      writer.kill();
+    }
+  });
 });
 
 describe('files cut off or incomplete', () => {

@@ -12,7 +12,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic, writeFileAtomicSync } from '../src/fs/atomic.ts';
+import { removeTempFiles, writeFileAtomic, writeFileAtomicSync, type TempWriter } from '../src/fs/atomic.ts';
 import { walkFiles } from '../src/fs/walk.ts';
 import { runDiff } from '../src/pipeline/diff/index.ts';
 import { REPORT_MARKER } from '../src/pipeline/outputs.ts';
@@ -82,6 +82,40 @@ describe('the one writer: where a write lands', () => {
     expect(() => writeFileAtomicSync(join(d, 'sub'), 'y')).toThrow(expect.objectContaining({ code: 'EISDIR' }));
     expect(readdirSync(join(d, 'sub'))).toEqual(['keep']);
     expect(readdirSync(d)).toEqual(['sub']);
+  });
+});
+
+describe('the one writer: cleaning up after a failure', () => {
+  it('a build that cleans up takes away the temp files in its own folders, never another build\'s', async () => {
+    const mine = tmp();
+    const other = tmp();
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => (release = ok));
+    // A write held between its temp file and its rename, as a cache entry is while a job fails elsewhere.
+    const held: TempWriter = async (t, data) => {
+      writeFileSync(t, data);
+      await gate;
+    };
+    const pending = writeFileAtomic(join(other, 'entry.json'), 'theirs', held);
+    while (readdirSync(other).length === 0) await new Promise((ok) => setTimeout(ok, 5));
+    expect(removeTempFiles([mine])).toBe(0);
+    expect(readdirSync(other)).toHaveLength(1);
+    release();
+    await pending;
+    expect(readFileSync(join(other, 'entry.json'), 'utf8')).toBe('theirs');
+    // Its own folder's temp file is removed, and its write fails rather than publishing a missing file.
+    let release2!: () => void;
+    const gate2 = new Promise<void>((ok) => (release2 = ok));
+    const pending2 = writeFileAtomic(join(mine, 'entry.json'), 'mine', async (t, data) => {
+      writeFileSync(t, data);
+      await gate2;
+    });
+    while (readdirSync(mine).length === 0) await new Promise((ok) => setTimeout(ok, 5));
+    expect(removeTempFiles([mine])).toBe(1);
+    expect(readdirSync(mine)).toEqual([]);
+    release2();
+    await expect(pending2).rejects.toThrow();
+    expect(existsSync(join(mine, 'entry.json'))).toBe(false);
   });
 });
 

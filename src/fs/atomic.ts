@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { walkFiles } from './walk.ts';
 
 /** Marks a temp file: `<target>.tmp-<pid>-<random>`. */
@@ -176,18 +176,24 @@ export function writeFileAtomicSync(target: string, data: string | Uint8Array | 
   }
 }
 
-/** Removes every temp file this process has in flight (Ctrl-C, fatal error). Synchronous: safe in a signal handler. */
-export function removeTempFiles(): number {
+/**
+ * Removes the temp files this process has in flight (Ctrl-C, fatal error): all of them, or only those
+ * under `folders` (a build that failed takes away its own, never another build's in the same process).
+ * Synchronous: safe in a signal handler.
+ */
+export function removeTempFiles(folders?: readonly string[]): number {
+  const prefixes = folders?.map((f) => (f.endsWith(sep) ? f : f + sep));
   let n = 0;
   for (const tmp of inFlight) {
+    if (prefixes && !prefixes.some((p) => tmp.startsWith(p))) continue;
     try {
       rmSync(tmp, { force: true });
       n++;
     } catch {
       /* already gone */
     }
+    inFlight.delete(tmp);
   }
-  inFlight.clear();
   return n;
 }
 

@@ -82,7 +82,15 @@ export function* readPieces(path: string, fd: number, position: number | null, l
  * refused if it holds more. `what` names the input in the message ("a case file").
  */
 export function readBoundedBytes(path: string, maxBytes: number, what = 'the file'): Buffer {
-  const f = openForReading(path);
+  return readBoundedFrom(path, openForReading(path), maxBytes, what);
+}
+
+/**
+ * {@link readBoundedBytes} on a file already open, and closed here: a pipe or a
+ * named FIFO gives its bytes to one open only (a second open of a FIFO waits for
+ * a writer that has gone), so whoever opened it to look at it reads it too.
+ */
+export function readBoundedFrom(path: string, f: Opened, maxBytes: number, what = 'the file'): Buffer {
   try {
     if (f.regular && f.size > maxBytes) {
       throw new UserError(`${path}: ${what} is ${mib(f.size)}, above the limit of ${mib(maxBytes)} for this input`);

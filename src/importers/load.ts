@@ -10,7 +10,7 @@
  */
 import { closeSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cannotRead, openForReading, readBoundedBytes, readFirstBytes, readPieces } from '../fs/read.ts';
+import { cannotRead, openForReading, readBoundedBytes, readBoundedFrom, readFirstBytes, readPieces } from '../fs/read.ts';
 import { HEAD_CHARS, MAX_TEXT_BYTES, textInput, tooLargeForText, type ResultInput } from '../tools/base/input.ts';
 import type { ImportOptions, ImportResult } from '../tools/base/result.ts';
 import { isSqlite, type SqliteTables } from '../tools/base/sqlite-tables.ts';
@@ -78,9 +78,12 @@ function sqlWasm(): Buffer {
 /** A result file opened once: an SQLite database's tables, or the input every other reader takes. */
 export async function openResult(path: string, progress?: ReadProgress): Promise<{ tables: SqliteTables } | { input: ResultInput }> {
   const f = openForReading(path);
-  closeSync(f.fd);
-  if (f.regular && !isSqlite(readFirstBytes(path, 16))) return { input: fileInput(path, progress) };
-  const bytes = readBoundedBytes(path, MAX_STREAM_BYTES, f.regular ? 'an SQLite database' : 'the input');
+  if (f.regular) {
+    closeSync(f.fd);
+    if (!isSqlite(readFirstBytes(path, 16))) return { input: fileInput(path, progress) };
+  }
+  // A pipe is read from the descriptor that opened it: it cannot be opened a second time.
+  const bytes = f.regular ? readBoundedBytes(path, MAX_STREAM_BYTES, 'an SQLite database') : readBoundedFrom(path, f, MAX_STREAM_BYTES, 'the input');
   if (isSqlite(bytes)) return { tables: await readSqliteTables(path, bytes, sqlWasm()) };
   return { input: textInput(path, bytes.toString('utf8')) };
 }
@@ -88,8 +91,9 @@ export async function openResult(path: string, progress?: ReadProgress): Promise
 /** A result file as an input (not an SQLite database): streamed when it is a regular file, else held up to MAX_STREAM_BYTES. */
 export function openResultInput(path: string): ResultInput {
   const f = openForReading(path);
+  if (!f.regular) return textInput(path, readBoundedFrom(path, f, MAX_STREAM_BYTES, 'the input').toString('utf8'));
   closeSync(f.fd);
-  return f.regular ? fileInput(path) : textInput(path, readBoundedBytes(path, MAX_STREAM_BYTES, 'the input').toString('utf8'));
+  return fileInput(path);
 }
 
 /** Read and import a result file; the format is detected unless given. */

@@ -97,7 +97,7 @@ export class WorkerPool implements JobRunner {
     try {
       return await this.pool.run({ ...task, port: port2 }, { transferList: [port2], signal });
     } catch (err) {
-      if (timeout.aborted) throw new JobTimeoutError(label, Math.round(opts.timeoutMs / 1000));
+      if (timeout.aborted) throw new JobTimeoutError(label, opts.timeoutMs / 1000);
       if (opts.signal?.aborted) throw opts.signal.reason ?? err;
       const e = err as Error;
       throw new JobError(`job ${label} failed: ${e?.message ?? String(err)}`, e?.stack);

@@ -160,6 +160,8 @@ interface Run {
   bundleDir: string;
   out: OutputPaths;
   snapshot: OutputPaths;
+  /** The folders this build writes into: a failed or interrupted build removes its temp files there, never another build's. */
+  writes: string[];
   /** sha256 of package-lock.json ('none' without one): in every job key and in provenance. */
   lockfile: string;
   runtimesPath: string;
@@ -235,6 +237,9 @@ function resolveOptions(options: RunOptions): Run {
   const signal = options.signal;
   const cacheDir = options.cacheDir ?? cachePaths(root).experiments;
   const lockfilePath = options.lockfile ?? join(root, 'package-lock.json');
+  const out = outputPaths(options.outDir ?? join(root, GENERATED_DIR));
+  /** Where this build writes (its temp files are there): what a failed or interrupted build cleans. */
+  const writes = [root, resolve(cacheDir), resolve(out.dir)];
   return {
     root,
     registry: options.registry,
@@ -246,7 +251,8 @@ function resolveOptions(options: RunOptions): Run {
     cacheDir,
     cache: new JobCache(cacheDir, fx.writeCacheEntry),
     bundleDir,
-    out: outputPaths(options.outDir ?? join(root, GENERATED_DIR)),
+    out,
+    writes,
     snapshot: outputPaths(options.snapshotDir ?? join(root, SNAPSHOT_DIR)),
     lockfile: existsSync(lockfilePath) ? sha256File(lockfilePath) : 'none',
     runtimesPath: cachePaths(root).runtimes,
@@ -258,7 +264,7 @@ function resolveOptions(options: RunOptions): Run {
     log: (l) => fx.reporter.log(l),
     rel: (p) => toPosix(relative(root, p)) || '.',
     checkAbort() {
-      if (signal?.aborted) throw new InterruptedError(removeTempFiles());
+      if (signal?.aborted) throw new InterruptedError(removeTempFiles(writes));
     },
   };
 }
@@ -635,9 +641,9 @@ async function execute(run: Run, planned: Planned[]): Promise<ShardReport | unde
   } finally {
     await runner.destroy();
   }
-  if (signal?.aborted) throw new InterruptedError(removeTempFiles());
+  if (signal?.aborted) throw new InterruptedError(removeTempFiles(run.writes));
   if (firstError !== undefined) {
-    removeTempFiles();
+    removeTempFiles(run.writes);
     throw firstError;
   }
   run.checkAbort();

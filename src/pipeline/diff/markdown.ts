@@ -71,9 +71,11 @@ function flagText(r: NumberRow, farOff: number): string {
 /**
  * A table of numbers, shortened to `cap` rows by the function it returns. Each
  * row is formatted once, however often the comment is rendered again to fit
- * (about 15 times when it lists 100,000 numbers).
+ * (about 15 times when it lists 100,000 numbers), and no further than the
+ * comment's `limit`: when the rows shown are longer than that by themselves,
+ * the try cannot fit whatever else it holds, and the table says so (null).
  */
-function numbersTable(rows: NumberRow[], farOff: number, withCited: boolean): (cap: number) => string[] {
+function numbersTable(rows: NumberRow[], farOff: number, withCited: boolean, limit: number): (cap: number) => string[] | null {
   const head = withCited ? '| number | old | new | Δ% | cited in | note |\n|---|--:|--:|--:|---|---|' : '| number | old | new | Δ% | note |\n|---|--:|--:|--:|---|';
   const line = (r: NumberRow) => {
     const cols = [code(r.id), r.old ? showEntry(r.old) : '—', r.new ? showEntry(r.new) : '—', r.kind === 'changed' && !r.valueSame ? formatChange(r.rel) : r.kind === 'changed' ? '0' : r.kind];
@@ -82,10 +84,18 @@ function numbersTable(rows: NumberRow[], farOff: number, withCited: boolean): (c
     return `| ${cols.map(cell).join(' | ')} |`;
   };
   const lines: string[] = [];
+  /** ends[i]: the length of lines 0 to i together. */
+  const ends: number[] = [];
+  const formatted = () => ends[ends.length - 1] ?? 0;
   return (cap) => {
     const shown = Math.min(cap, rows.length);
     if (!shown) return leftOut(0, rows.length);
-    while (lines.length < shown) lines.push(line(rows[lines.length]!));
+    while (lines.length < shown && formatted() <= limit) {
+      const l = line(rows[lines.length]!);
+      lines.push(l);
+      ends.push(formatted() + l.length);
+    }
+    if (lines.length < shown || ends[shown - 1]! > limit) return null;
     return [head].concat(lines.slice(0, shown), '', leftOut(shown, rows.length));
   };
 }
@@ -114,8 +124,8 @@ function heading(r: DiffResult, opts: MarkdownOptions, counted: number, figures:
   return `### ${verdict}${tests}: ${claims}${changed}`;
 }
 
-/** The rows each part of the comment lists, sorted once for every try at fitting it. */
-function lists(r: DiffResult) {
+/** The rows each part of the comment lists, sorted once for every try at fitting it in `limit` characters. */
+function lists(r: DiffResult, limit: number) {
   const ordered = inImportanceOrder(r.numbers);
   // Counted: every number whose value moved, appeared or went; a value that stayed while its interval or spread moved is listed apart.
   const counted = r.numbers.filter((n) => !n.valueSame);
@@ -136,15 +146,16 @@ function lists(r: DiffResult) {
     entered: r.numbers.filter((n) => n.neighbourhood === 'entered'),
     exact: r.numbers.filter((n) => n.exact && n.kind === 'changed' && !n.valueSame),
     tables: {
-      cited: numbersTable(cited, r.farOff, true),
-      internal: numbersTable(internal, r.farOff, false),
-      other: numbersTable(other, r.farOff, false),
-      same: numbersTable(same, r.farOff, true),
+      cited: numbersTable(cited, r.farOff, true, limit),
+      internal: numbersTable(internal, r.farOff, false, limit),
+      other: numbersTable(other, r.farOff, false, limit),
+      same: numbersTable(same, r.farOff, true, limit),
     },
   };
 }
 
-function render(r: DiffResult, opts: MarkdownOptions, caps: Caps, rows: ReturnType<typeof lists>): string {
+/** The comment with its tables shortened to `caps`; null when a table alone is already too long. */
+function render(r: DiffResult, opts: MarkdownOptions, caps: Caps, rows: ReturnType<typeof lists>): string | null {
   const out: string[] = [COMMENT_MARKER];
   const { changedFigures, flipped, otherClaims, counted, same, cited, internal, other, left, entered, exact, tables } = rows;
   const report = opts.reportUrl ? `Full report: the [\`${REPORT_ARTIFACT}\` artifact](${opts.reportUrl}) of the CI run.` : opts.reportPath ? `Full report: ${code(opts.reportPath)}.` : '';
@@ -195,11 +206,16 @@ function render(r: DiffResult, opts: MarkdownOptions, caps: Caps, rows: ReturnTy
     }
     append(out, ['', ...leftOut(Math.min(caps.figures, changedFigures.length), changedFigures.length)]);
   }
-  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...tables.cited(caps.cited)]);
+  const citedTable = cited.length ? tables.cited(caps.cited) : [];
+  const internalTable = internal.length ? tables.internal(caps.internal) : [];
+  const otherTable = other.length ? tables.other(caps.other) : [];
+  const sameTable = same.length ? tables.same(caps.same) : [];
+  if (!citedTable || !internalTable || !otherTable || !sameTable) return null;
+  if (cited.length) append(out, [`#### Cited numbers that moved (${cited.length})`, '', 'Used in the article, the dossier\'s claims or the reproduction page.', '', ...citedTable]);
 
-  append(out, folded(`Internal numbers that moved (${internal.length})`, internal.length ? tables.internal(caps.internal) : []));
-  append(out, folded(`Internal numbers added or removed (${other.length})`, other.length ? tables.other(caps.other) : []));
-  append(out, folded(`Numbers whose value stayed while their interval or spread moved (${same.length})`, same.length ? tables.same(caps.same) : []));
+  append(out, folded(`Internal numbers that moved (${internal.length})`, internalTable));
+  append(out, folded(`Internal numbers added or removed (${other.length})`, otherTable));
+  append(out, folded(`Numbers whose value stayed while their interval or spread moved (${same.length})`, sameTable));
   append(out, folded(`Claims whose margin moved, added or removed (${otherClaims.length})`, otherClaims.length ? [...otherClaims.slice(0, caps.margins).map(claimLine), '', ...leftOut(Math.min(caps.margins, otherClaims.length), otherClaims.length)] : []));
   const notes: string[] = [];
   if (r.unmoved.length) notes.push(`- Inputs changed but every output stayed the same: ${r.unmoved.map((u) => code(u.experiment)).join(', ')}.`);
@@ -221,17 +237,20 @@ export function renderNoBuild(head: string | null, base: string, opts: Pick<Mark
 export function renderMarkdown(r: DiffResult, opts: MarkdownOptions = {}): string {
   const limit = opts.limit ?? MARKDOWN_LIMIT;
   const caps: Caps = { flipped: Infinity, why: Infinity, cited: Infinity, figures: Infinity, internal: Infinity, other: Infinity, margins: Infinity, same: Infinity };
-  const rows = lists(r);
+  const rows = lists(r, limit);
+  const fits = (text: string | null): text is string => text !== null && text.length <= limit;
   let md = render(r, opts, caps, rows);
   for (const key of SHORTEN_ORDER) {
     for (const step of STEPS) {
-      if (md.length <= limit) return md;
+      if (fits(md)) return md;
       caps[key] = step;
       md = render(r, opts, caps, rows);
     }
   }
-  if (md.length <= limit) return md;
+  if (fits(md)) return md;
   // Even with every table gone (thousands of experiments or flags): cut at a line and say so.
+  // (Every cap is 0 now, so no table made this try null.)
+  const text = md!;
   const note = '\n\n_… cut to fit one comment; the full report has everything._\n';
-  return md.slice(0, md.lastIndexOf('\n', limit - note.length)) + note;
+  return text.slice(0, text.lastIndexOf('\n', limit - note.length)) + note;
 }
