@@ -19,6 +19,14 @@ export default defineConfig({
     // patched streams) changed; the ones that touch it restore it in afterEach/finally
     // (test/helpers/cli.ts does it for every in-process CLI run).
     isolate: false,
+    server: {
+      deps: {
+        // A build's job bundles (<root>/.cache/bundles/*.mjs) are esbuild's output, already plain
+        // JavaScript: imported as Node imports them, not transformed again (and cached) per fixture
+        // build, of which the suite makes about a hundred.
+        external: [/\/\.cache\/bundles\//],
+      },
+    },
     experimental: {
       // The transformed modules are kept in node_modules/.experimental-vitest-cache, keyed by
       // each file's content (and the config): a run after the first transforms only what changed.
