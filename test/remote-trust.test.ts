@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../src/errors.ts';
+import { formatDuration } from '../src/format/text.ts';
 import { RemoteCache, remoteFromConfig } from '../src/pipeline/remote/cache.ts';
 import { httpStore, TooLarge, type BlobStore } from '../src/pipeline/remote/store.ts';
 import { workerCount } from '../src/pipeline/runner.ts';
@@ -205,7 +206,7 @@ describe('time budget: a server slower than recomputing is dropped', () => {
     const r = remote(asked.store);
     const build = await fresh.run({ remote: r });
     expect(r.budget).toBe(recorded / workerCount(2, ALL_JOBS));
-    expect(build.remote?.unavailable).toContain(`its answers took over ${(r.budget / 1000).toFixed(0)} s, longer than recomputing the jobs would`);
+    expect(build.remote?.unavailable).toContain(`its answers took over ${formatDuration(r.budget)}, longer than recomputing the jobs would`);
     // One header asked for per job, all at once; each ended by the budget (not by its own 15 s time-out, let alone
     // a header at 1 byte per second), and none asked for after it.
     expect(asked.requests.map((q) => q.what.replace(/[0-9a-f]{64}$/, 'KEY'))).toEqual(Array<string>(ALL_JOBS).fill('GET ac/KEY'));

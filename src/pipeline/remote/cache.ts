@@ -28,6 +28,7 @@
  * that must not be trusted (pull requests) read only.
  */
 import { UserError } from '../../errors.ts';
+import { formatDuration } from '../../format/text.ts';
 import { verifyEntry, type EntryHeader, type JobCache, type JobManifest } from '../cache.ts';
 import { httpStore, RemoteUnavailable, s3Settings, s3Store, TooLarge, type BlobStore } from './store.ts';
 
@@ -152,8 +153,7 @@ export class RemoteCache {
     this.since = performance.now();
     if (this.budgetMs === Infinity) return;
     this.timer = setTimeout(() => {
-      const s = (this.budgetMs / 1000).toFixed(0);
-      this.stats.unavailable ??= `${this.where}: its answers took over ${s} s, longer than recomputing the jobs would (their recorded run times)`;
+      this.stats.unavailable ??= `${this.where}: its answers took over ${formatDuration(this.budgetMs)}, longer than recomputing the jobs would (their recorded run times)`;
       this.store.abort(this.stats.unavailable);
     }, Math.max(0, this.budgetMs - this.spentMs));
     this.timer.unref?.();
