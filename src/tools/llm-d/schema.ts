@@ -9,7 +9,12 @@
  * stopwatches neither reads nor writes (the stack, observability, sessions,
  * component health, time series) are accepted as they come.
  */
-import { z } from 'zod';
+// zod/mini: the same checks and English messages as zod's classic API, at a twentieth of its size in
+// the pages that bundle the readers (the explorer's and the audit's workers: 19 KB instead of 450 KB).
+import * as z from 'zod/mini';
+import { en } from 'zod/v4/locales';
+
+z.config(en());
 
 /** base.py `Units`. */
 export const UNITS = [
@@ -32,102 +37,104 @@ const MEMORY: BrUnit[] = ['bytes', 'MB', 'GB', 'TB', 'MiB', 'GiB', 'TiB'];
 export const STAT_KEYS = ['mean', 'mode', 'stddev', 'min', 'p0p1', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'p99p9', 'max'] as const;
 
 const num = z.number();
+/** A number ≥ `min` (classic zod's `.min`). */
+const atLeast = (min: number) => z.number().check(z.gte(min));
+/** An integer ≥ `min` (classic zod's `.int().min`). */
+const intAtLeast = (min: number) => z.int().check(z.gte(min));
 const statistics = z.object({
   units: z.enum(UNITS),
   mean: num,
-  mode: num.nullish(),
-  stddev: num.min(0).nullish(),
-  min: num.nullish(),
-  p0p1: num.nullish(),
-  p1: num.nullish(),
-  p5: num.nullish(),
-  p10: num.nullish(),
-  p25: num.nullish(),
-  p50: num.nullish(),
-  p75: num.nullish(),
-  p90: num.nullish(),
-  p95: num.nullish(),
-  p99: num.nullish(),
-  p99p9: num.nullish(),
-  max: num.nullish(),
+  mode: z.nullish(num),
+  stddev: z.nullish(atLeast(0)),
+  min: z.nullish(num),
+  p0p1: z.nullish(num),
+  p1: z.nullish(num),
+  p5: z.nullish(num),
+  p10: z.nullish(num),
+  p25: z.nullish(num),
+  p50: z.nullish(num),
+  p75: z.nullish(num),
+  p90: z.nullish(num),
+  p95: z.nullish(num),
+  p99: z.nullish(num),
+  p99p9: z.nullish(num),
+  max: z.nullish(num),
 });
 export type BrStatistics = z.infer<typeof statistics>;
 
 /** A Statistics whose `units` must be one of `allowed` (the models' `check_units` / `UNIT_RULES`). */
 function stat(allowed: BrUnit[]) {
-  return statistics
-    .refine((s) => allowed.includes(s.units), { message: `units must be one of: ${allowed.join(' ')}`, path: ['units'] })
-    .nullish();
+  return z.nullish(statistics.check(z.refine((s) => allowed.includes(s.units), { message: `units must be one of: ${allowed.join(' ')}`, path: ['units'] })));
 }
 
 const anything = z.unknown();
 
 const sequenceLength = z.strictObject({
   distribution: z.enum(['fixed', 'gaussian', 'uniform', 'other']),
-  value: num.min(0),
-  std_dev: num.min(0).nullish(),
-  min: z.number().int().min(0).nullish(),
-  max: z.number().int().min(1).nullish(),
+  value: atLeast(0),
+  std_dev: z.nullish(atLeast(0)),
+  min: z.nullish(intAtLeast(0)),
+  max: z.nullish(intAtLeast(1)),
 });
 
 const load = z.strictObject({
-  metadata: z.strictObject({ schema_version: z.string().optional(), cfg_id: z.string().nullish(), description: z.string().nullish() }),
+  metadata: z.strictObject({ schema_version: z.optional(z.string()), cfg_id: z.nullish(z.string()), description: z.nullish(z.string()) }),
   standardized: z.strictObject({
     tool: z.string(),
     tool_version: z.string(),
-    parallelism: z.number().int().min(1).optional(),
+    parallelism: z.optional(intAtLeast(1)),
     source: z.enum(['random', 'sampled', 'unknown']),
-    stage: z.number().int().min(0).optional(),
+    stage: z.optional(intAtLeast(0)),
     input_seq_len: sequenceLength,
-    output_seq_len: sequenceLength.nullish(),
-    prefix: anything.optional(),
-    multi_turn: anything.optional(),
-    rate_qps: num.gt(0).nullish(),
-    concurrency: z.union([z.number().int().min(1), z.literal(Infinity)]).nullish(),
+    output_seq_len: z.nullish(sequenceLength),
+    prefix: z.optional(anything),
+    multi_turn: z.optional(anything),
+    rate_qps: z.nullish(z.number().check(z.gt(0))),
+    concurrency: z.nullish(z.union([intAtLeast(1), z.literal(Infinity)])),
   }),
-  native: z.strictObject({ args: z.record(z.string(), anything).nullish(), envars: z.record(z.string(), anything).nullish(), config: anything.optional() }),
+  native: z.strictObject({ args: z.nullish(z.record(z.string(), anything)), envars: z.nullish(z.record(z.string(), anything)), config: z.optional(anything) }),
 });
 
 export const brV021 = z.strictObject({
   version: z.literal('0.2.1'),
   run: z.strictObject({
     uid: z.string(),
-    eid: z.string().nullish(),
-    cid: z.string().nullish(),
-    pid: z.string().nullish(),
-    time: z.strictObject({ start: z.string().nullish(), end: z.string().nullish(), duration: z.string().nullish() }).nullish(),
-    user: z.string().nullish(),
-    description: z.string().nullish(),
-    keywords: z.array(z.string()).nullish(),
+    eid: z.nullish(z.string()),
+    cid: z.nullish(z.string()),
+    pid: z.nullish(z.string()),
+    time: z.nullish(z.strictObject({ start: z.nullish(z.string()), end: z.nullish(z.string()), duration: z.nullish(z.string()) })),
+    user: z.nullish(z.string()),
+    description: z.nullish(z.string()),
+    keywords: z.nullish(z.array(z.string())),
   }),
-  scenario: z.strictObject({ stack: anything.optional(), load: load.nullish() }).nullish(),
+  scenario: z.nullish(z.strictObject({ stack: z.optional(anything), load: z.nullish(load) })),
   results: z.strictObject({
-    request_performance: z
-      .strictObject({
-        aggregate: z
-          .strictObject({
-            requests: z
-              .strictObject({
-                total: z.number().int().min(0),
-                failures: z.number().int().min(0).nullish(),
-                incomplete: z.number().int().min(0).nullish(),
+    request_performance: z.nullish(
+      z.strictObject({
+        aggregate: z.nullish(
+          z.strictObject({
+            requests: z.nullish(
+              z.strictObject({
+                total: intAtLeast(0),
+                failures: z.nullish(intAtLeast(0)),
+                incomplete: z.nullish(intAtLeast(0)),
                 input_length: stat(QUANTITY),
                 output_length: stat(QUANTITY),
                 request_size: stat(MEMORY),
-                multimodal: anything.optional(),
-              })
-              .nullish(),
-            latency: z
-              .strictObject({
+                multimodal: z.optional(anything),
+              }),
+            ),
+            latency: z.nullish(
+              z.strictObject({
                 time_to_first_token: stat(TIME),
                 normalized_time_per_output_token: stat(GEN_LATENCY),
                 time_per_output_token: stat(GEN_LATENCY),
                 inter_token_latency: stat(GEN_LATENCY),
                 request_latency: stat(TIME),
-              })
-              .nullish(),
-            throughput: z
-              .strictObject({
+              }),
+            ),
+            throughput: z.nullish(
+              z.strictObject({
                 input_token_rate: stat(GEN_THROUGHPUT),
                 output_token_rate: stat(GEN_THROUGHPUT),
                 total_token_rate: stat(GEN_THROUGHPUT),
@@ -135,17 +142,17 @@ export const brV021 = z.strictObject({
                 image_rate: stat(MEDIA_THROUGHPUT),
                 video_rate: stat(MEDIA_THROUGHPUT),
                 audio_rate: stat(MEDIA_THROUGHPUT),
-              })
-              .nullish(),
-          })
-          .nullish(),
-        time_series: anything.optional(),
-      })
-      .nullish(),
-    session_performance: anything.optional(),
-    observability: anything.optional(),
-    profiling: anything.optional(),
-    component_health: anything.optional(),
+              }),
+            ),
+          }),
+        ),
+        time_series: z.optional(anything),
+      }),
+    ),
+    session_performance: z.optional(anything),
+    observability: z.optional(anything),
+    profiling: z.optional(anything),
+    component_health: z.optional(anything),
   }),
 });
 export type BenchmarkReportV021 = z.infer<typeof brV021>;
