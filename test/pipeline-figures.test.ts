@@ -5,9 +5,11 @@
  * the experiment module still reruns.
  */
 import { describe, expect, it } from 'vitest';
-import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { figuresModulePath } from '../src/pipeline/runner.ts';
+import { RENDERER_FILES } from '../src/pipeline/figure-cache.ts';
+import { importClosure, importGraph } from './helpers/import-graph.ts';
 import { planOf, tempRoots, type TempRoot } from './pipeline-helpers.ts';
 
 const make = tempRoots();
@@ -32,6 +34,7 @@ describe('figures module', () => {
     const cold = await r.run();
     expect(planOf(cold.lines, 'alpha')).toBe('missing (3 jobs)');
     expect(cold.figures).toEqual(['alpha.samples']);
+    expect(cold.figuresDrawn).toEqual(['alpha.samples']);
     // The figures module is in no job's key.
     for (const files of closures(r, 'alpha')) {
       expect(files).toContain('experiments/alpha.ts');
@@ -63,6 +66,8 @@ describe('figures module', () => {
     r.edit('experiments/figures/alpha.ts', (t) => t.replace("label: 'latency (milliseconds)'", "label: 'latency (ms)'").replace("Plot.ruleY([0], { stroke: '#D55E00' })", 'Plot.ruleY([0])'));
     const back = await r.run();
     expect(back.experiments.map((e) => e.ran)).toEqual([0, 0]);
+    // The figure cache still holds what the old style drew from these inputs: nothing is drawn.
+    expect(back.figuresDrawn).toEqual([]);
     expect(r.read(`${FIGURE}.svg`).equals(svg)).toBe(true);
     expect(back.figureChanges).toEqual([]);
 
@@ -81,5 +86,33 @@ describe('figures module', () => {
     await expect(r.run()).rejects.toThrow('experiments/figures/alpha.ts: must export const figures');
     r.edit('experiments/figures/alpha.ts', (t) => t.replace('export const drawings', 'export const figures').replace('Plot.ruleY([0])', 'Plot.ruleY([0]'));
     await expect(r.run()).rejects.toThrow(/^experiments\/figures\/alpha\.ts: cannot bundle: /);
+  });
+
+  it('takes a figure whose inputs did not move from the figure cache; a moved number, a corrupt entry or --force draws it again, the same bytes', async () => {
+    const r = make();
+    await r.run();
+    const svg = r.read(`${FIGURE}.svg`);
+    const narrow = r.read(`${FIGURE}.narrow.svg`);
+    const warm = await r.run();
+    expect(warm.figuresDrawn).toEqual([]);
+    expect(warm.figures).toEqual(['alpha.samples']);
+    expect(r.read(`${FIGURE}.svg`).equals(svg)).toBe(true);
+    // A corrupt entry is not trusted: the figure is drawn again, to the same bytes.
+    const dir = join(r.root, '.cache', 'figures', 'alpha');
+    const [entry] = readdirSync(dir);
+    writeFileSync(join(dir, entry!), readFileSync(join(dir, entry!), 'utf8').replace('<svg', '<svG'));
+    expect((await r.run()).figuresDrawn).toEqual(['alpha.samples']);
+    expect(r.read(`${FIGURE}.svg`).equals(svg)).toBe(true);
+    expect(r.read(`${FIGURE}.narrow.svg`).equals(narrow)).toBe(true);
+    expect((await r.run({ force: true })).figuresDrawn).toEqual(['alpha.samples']);
+    // Data that moves (the constant only alpha imports) is another key.
+    r.edit('experiments/lib/alpha-only.ts', (t) => t.replace(/SCALE_MS = 10;/, 'SCALE_MS = 12;'));
+    const moved = await r.run();
+    expect(moved.figuresDrawn).toEqual(['alpha.samples']);
+    expect(r.read(`${FIGURE}.svg`).equals(svg)).toBe(false);
+  });
+
+  it('keys figures by the renderer\u2019s whole import closure', () => {
+    expect([...RENDERER_FILES].sort()).toEqual(importClosure(importGraph(), 'src/pipeline/render.ts'));
   });
 });

@@ -6,45 +6,10 @@
  * dynamic `import('…')`), relative specifiers only (packages are outside the
  * graph).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importGraph, ROOT } from './helpers/import-graph.ts';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(__dirname, '..');
-const EXT = /\.(ts|mts|tsx|mjs|js|astro)$/;
-
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (name === 'node_modules' || name === 'generated') continue;
-      out.push(...walk(p));
-    } else if (EXT.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
-
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-/** file (repo-relative) → the repo-relative files it imports. */
-export function importGraph(): Map<string, string[]> {
-  const files = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'experiments'))];
-  const known = new Set(files.map((f) => relative(ROOT, f)));
-  const graph = new Map<string, string[]>();
-  for (const abs of files) {
-    const text = readFileSync(abs, 'utf8');
-    const deps = new Set<string>();
-    for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (!spec.startsWith('.')) continue;
-      const target = relative(ROOT, resolve(dirname(abs), spec.split('?')[0]));
-      if (known.has(target)) deps.add(target);
-    }
-    graph.set(relative(ROOT, abs), [...deps]);
-  }
-  return graph;
-}
 
 /**
  * Bottom-up. Each entry: a name and the path prefixes it holds (the longest

@@ -63,6 +63,8 @@ export function cachePaths(root: string) {
     experiments: join(dir, 'experiments'),
     /** Bundled experiment modules, imported by the workers. */
     bundles: join(dir, 'bundles'),
+    /** Drawn figures by the hash of what they are drawn from (src/pipeline/figure-cache.ts). */
+    figures: join(dir, 'figures'),
     runtimes: join(root, RUNTIMES_FILE),
   };
 }

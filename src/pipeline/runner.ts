@@ -6,7 +6,8 @@
  *   plan      a key per job, looked up in the cache; one line per experiment
  *   execute   the misses on the worker pool; each result cached at once
  *   combine   in dependency order, in the main thread
- *   draw      figures (SVG, then the PNG tied to it) and each experiment's data
+ *   draw      figures (SVG, from the figure cache when their inputs did not move; then the
+ *             PNG tied to it) and each experiment's data
  *   publish   numbers.json, number-ids.d.ts, the indexes; compared with the snapshot
  *
  * Every effect that is not pure computation goes through `Effects` (reporter,
@@ -56,11 +57,15 @@ import {
 import { defaultThreads, WorkerPool, type JobRunner } from './pool.ts';
 import { plainReporter, type Reporter } from './progress.ts';
 import { resolveRegistry } from './registry.ts';
-import { renderNarrowSvg, renderPng, renderSvg } from './render.ts';
+import { FigureCache, figureKey, type DrawnFigure } from './figure-cache.ts';
 import type { CombineDeps, ExperimentDefinition, Figures, FigureSpec, JobSpec, Numbers, NumbersFile } from './types.ts';
 
 /** Per-job timeout when neither the experiment nor `--timeout` sets one: generous, paper-size runs take minutes. */
 export const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
+
+/** The renderer (Plot over a DOM, sharp): loaded when a figure is drawn, never by a build whose figures are all cached. */
+let rendererModule: Promise<typeof import('./render.ts')> | undefined;
+const loadRenderer = () => (rendererModule ??= import('./render.ts'));
 
 /** The RNG module bundled for `ctx.rng` (this project's, also when the root is a test's temp copy). */
 const RNG_MODULE = fileURLToPath(new URL('../rng/index.ts', import.meta.url));
@@ -133,6 +138,8 @@ export interface RunResult {
   figureChanges: string[];
   /** PNGs drawn in this build (missing, drawn from another SVG, or corrupt). */
   pngsDrawn: string[];
+  /** Figures drawn in this build; the others came from the figure cache (their inputs did not move). */
+  figuresDrawn: string[];
   /** A shard run: what it ran. It combines nothing, so numbers and figures are empty. */
   shard?: ShardReport;
   remote?: RemoteStats;
@@ -157,6 +164,8 @@ interface Run {
   png: boolean;
   cacheDir: string;
   cache: JobCache;
+  /** Drawn figures by the hash of what they are drawn from (figure-cache.ts). */
+  figureCache: FigureCache;
   bundleDir: string;
   out: OutputPaths;
   snapshot: OutputPaths;
@@ -181,8 +190,10 @@ interface Loaded {
   file: string;
   bundle: ExperimentBundle;
   def: ExperimentDefinition;
-  /** From the figures module (never in a job key); empty without one. */
-  figures: Figures;
+  /** The figures module's bundle (never in a job key), null without one; its closure is in the figures' cache key. */
+  figuresBundle: ExperimentBundle | null;
+  /** The figures module's figures, imported on first call (only a build that draws one needs Plot); empty without one. */
+  figures: () => Promise<Figures>;
 }
 
 interface PlannedJob {
@@ -239,7 +250,8 @@ function resolveOptions(options: RunOptions): Run {
   const lockfilePath = options.lockfile ?? join(root, 'package-lock.json');
   const out = outputPaths(options.outDir ?? join(root, GENERATED_DIR));
   /** Where this build writes (its temp files are there): what a failed or interrupted build cleans. */
-  const writes = [root, resolve(cacheDir), resolve(out.dir)];
+  const figureCacheDir = cachePaths(root).figures;
+  const writes = [root, resolve(cacheDir), resolve(figureCacheDir), resolve(out.dir)];
   return {
     root,
     registry: options.registry,
@@ -250,6 +262,7 @@ function resolveOptions(options: RunOptions): Run {
     png: options.png !== false,
     cacheDir,
     cache: new JobCache(cacheDir, fx.writeCacheEntry),
+    figureCache: new FigureCache(figureCacheDir, fx.writeCacheEntry),
     bundleDir,
     out,
     writes,
@@ -285,8 +298,8 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
     }
     if (shard) return shardResult(planned, shard, run.remote);
     const combined = combine(run, planned, combineOrder);
-    const { drawn, pngsDrawn } = await draw(run, planned, combined);
-    return { ...(await publish(run, loaded, planned, combined, drawn)), pngsDrawn, remote: run.remote?.stats };
+    const { drawn, pngsDrawn, figuresDrawn } = await draw(run, planned, combined);
+    return { ...(await publish(run, loaded, planned, combined, drawn)), pngsDrawn, figuresDrawn, remote: run.remote?.stats };
   } catch (err) {
     throw describeFsError(err, resolve(options.root)) ?? err;
   }
@@ -296,7 +309,7 @@ export async function runPipeline(options: RunOptions): Promise<RunResult> {
 
 /** Temp files of writers killed before they could clean up, in every folder the build writes. */
 function sweepTemps(run: Run): void {
-  for (const dir of new Set([run.cacheDir, run.bundleDir, run.out.dir, dirname(run.runtimesPath)])) sweepOrphanTemps(dir);
+  for (const dir of new Set([run.cacheDir, run.figureCache.dir, run.bundleDir, run.out.dir, dirname(run.runtimesPath)])) sweepOrphanTemps(dir);
 }
 
 // ---------------------------------------------------------------- load
@@ -332,21 +345,25 @@ function reportRepaired(run: Run, bundle: ExperimentBundle): void {
   if (bundle.repaired) run.log(`corrupt: bundle ${run.rel(bundle.file)} (${bundle.repaired}); rebuilt`);
 }
 
-/** Bundles and imports an experiment's figures module, if it has one. Its own bundle, so its code is in no job key. */
-async function loadFigures(run: Run, file: string): Promise<Figures> {
+/** Bundles an experiment's figures module, if it has one. Its own bundle, so its code is in no job key. */
+async function bundleFiguresOf(run: Run, file: string): Promise<ExperimentBundle | null> {
   const figFile = figuresModulePath(file);
-  if (!existsSync(figFile)) return {};
-  const rel = run.rel(figFile);
+  if (!existsSync(figFile)) return null;
   let bundle: ExperimentBundle;
   try {
     bundle = await bundleFigures({ root: run.root, entry: figFile, outDir: run.bundleDir, name: `figures.${basename(figFile).replace(/\.[^.]+$/, '')}` });
   } catch (err) {
-    throw bundleError(rel, err);
+    throw bundleError(run.rel(figFile), err);
   }
   reportRepaired(run, bundle);
+  return bundle;
+}
+
+/** Imports a figures bundle and checks what it exports. */
+async function importFigures(run: Run, file: string, bundle: ExperimentBundle): Promise<Figures> {
   const figures = ((await import(pathToFileURL(bundle.file).href)) as { figures?: unknown }).figures;
   if (!figures || typeof figures !== 'object' || Array.isArray(figures) || !Object.values(figures).every((f) => typeof f === 'function')) {
-    throw new UserError(`${rel}: must export const figures: Figures<Data> = { name: (data) => FigureSpec, … }`);
+    throw new UserError(`${run.rel(figuresModulePath(file))}: must export const figures: Figures<Data> = { name: (data) => FigureSpec, … }`);
   }
   return figures as Figures;
 }
@@ -364,7 +381,9 @@ async function load(run: Run): Promise<Loaded[]> {
       reportRepaired(run, bundle);
       const mod = (await import(pathToFileURL(bundle.file).href)) as { experiment?: unknown };
       validateDefinition(mod.experiment, path);
-      return { path, file, bundle, def: mod.experiment, figures: await loadFigures(run, file) };
+      const figuresBundle = await bundleFiguresOf(run, file);
+      let figures: Promise<Figures> | undefined;
+      return { path, file, bundle, def: mod.experiment, figuresBundle, figures: () => (figures ??= figuresBundle ? importFigures(run, file, figuresBundle) : Promise.resolve({})) };
     }),
   );
   run.checkAbort();
@@ -664,6 +683,7 @@ function shardResult(planned: Planned[], shard: ShardReport, remote: RemoteCache
     numberChanges: null,
     figureChanges: [],
     pngsDrawn: [],
+    figuresDrawn: [],
     shard,
     remote: remote?.stats,
   };
@@ -744,17 +764,52 @@ async function fileHash(path: string): Promise<string | undefined> {
 }
 
 /**
+ * An experiment's figures, drawn from its combined data and numbers, or taken
+ * from the figure cache when the same figures code drew them from the same
+ * inputs (`--force` draws them again). In the figures module's order.
+ */
+async function drawnFigures(run: Run, p: Planned, c: Combined): Promise<{ figures: DrawnFigure[]; cached: boolean }> {
+  const { def, figuresBundle } = p.loaded;
+  if (!figuresBundle) return { figures: [], cached: false };
+  const key = figureKey({ experiment: def.id, code: figuresBundle.files, data: c.data, numbers: c.numbers, lockfile: run.lockfile });
+  const cached = run.force ? null : await run.figureCache.get(def.id, key);
+  if (cached) return { figures: cached, cached: true };
+  const { renderSvg, renderNarrowSvg } = await loadRenderer();
+  const drawn: DrawnFigure[] = [];
+  for (const [name, fn] of Object.entries(await p.loaded.figures())) {
+    const id = `${def.id}.${name}`;
+    let spec: FigureSpec;
+    try {
+      spec = fn(c.data, (n) => {
+        if (!Object.hasOwn(c.numbers, n)) throw new Error(`no number ${def.id}.${n} (the experiment publishes ${Object.keys(c.numbers).length} numbers; add it to its combine)`);
+        return c.numbers[n]!;
+      });
+    } catch (err) {
+      throw new UserError(`figure ${id} failed: ${errorText(err)}`, 1);
+    }
+    for (const f of ['title', 'caption', 'alt'] as const) {
+      if (typeof spec?.[f] !== 'string' || !spec[f]) throw new UserError(`figure ${id}: ${f} is missing`);
+    }
+    drawn.push({ name, title: spec.title, caption: spec.caption, alt: spec.alt, svg: renderSvg(spec, id), narrow: renderNarrowSvg(spec, id) });
+    run.checkAbort();
+  }
+  await run.figureCache.put(def.id, key, drawn);
+  return { figures: drawn, cached: false };
+}
+
+/**
  * Renders figures (SVG, and the PNG drawn from exactly that SVG) and writes
  * each experiment's data. A PNG is kept only when the previous index says it
  * was drawn from the same SVG bytes and the file still has the bytes it had
  * then; otherwise (missing, drawn from another SVG, corrupt) it is redrawn.
  */
-async function draw(run: Run, planned: Planned[], combined: Map<string, Combined>): Promise<{ drawn: Map<string, Drawn>; pngsDrawn: string[] }> {
+async function draw(run: Run, planned: Planned[], combined: Map<string, Combined>): Promise<{ drawn: Map<string, Drawn>; pngsDrawn: string[]; figuresDrawn: string[] }> {
   const { fx } = run;
   const previous = previousFigureIndex(run);
   const lockfile = run.lockfile.slice(0, 16);
   const drawn = new Map<string, Drawn>();
   const pngsDrawn: string[] = [];
+  const figuresDrawn: string[] = [];
   for (const p of planned) {
     const { def } = p.loaded;
     const c = combined.get(p.id)!;
@@ -768,44 +823,33 @@ async function draw(run: Run, planned: Planned[], combined: Map<string, Combined
       node: process.versions.node,
     };
     const figures: FigureIndex = {};
-    for (const [name, fn] of Object.entries(p.loaded.figures)) {
-      const key = `${def.id}.${name}`;
-      let spec: FigureSpec;
-      try {
-        spec = fn(c.data, (id) => {
-          if (!Object.hasOwn(c.numbers, id)) throw new Error(`no number ${def.id}.${id} (the experiment publishes ${Object.keys(c.numbers).length} numbers; add it to its combine)`);
-          return c.numbers[id]!;
-        });
-      } catch (err) {
-        throw new UserError(`figure ${key} failed: ${errorText(err)}`, 1);
-      }
-      for (const f of ['title', 'caption', 'alt'] as const) {
-        if (typeof spec?.[f] !== 'string' || !spec[f]) throw new UserError(`figure ${key}: ${f} is missing`);
-      }
-      const svg = renderSvg(spec, key);
-      const svgSha256 = sha256(svg);
-      await writeIfChanged(fx.writeFile, run.out.svg(key), svg);
-      await writeIfChanged(fx.writeFile, run.out.narrowSvg(key), renderNarrowSvg(spec, key));
+    const made = await drawnFigures(run, p, c);
+    for (const f of made.figures) {
+      const key = `${def.id}.${f.name}`;
+      if (!made.cached) figuresDrawn.push(key);
+      const svgSha256 = sha256(f.svg);
+      await writeIfChanged(fx.writeFile, run.out.svg(key), f.svg);
+      await writeIfChanged(fx.writeFile, run.out.narrowSvg(key), f.narrow);
       let pngSha256: string | null = null;
       if (run.png) {
         const before = previous[key];
         const onDisk = await fileHash(run.out.png(key));
         if (before?.svgSha256 === svgSha256 && before.pngSha256 && onDisk === before.pngSha256) pngSha256 = onDisk;
         else {
-          const png = await renderPng(svg);
+          const png = await (await loadRenderer()).renderPng(f.svg);
           await fx.writeFile(run.out.png(key), png);
           pngSha256 = sha256(png);
           pngsDrawn.push(key);
         }
       }
-      const w = Number(/\swidth="([\d.]+)"/.exec(svg)?.[1] ?? 0);
-      const h = Number(/\sheight="([\d.]+)"/.exec(svg)?.[1] ?? 0);
+      const w = Number(/\swidth="([\d.]+)"/.exec(f.svg)?.[1] ?? 0);
+      const h = Number(/\sheight="([\d.]+)"/.exec(f.svg)?.[1] ?? 0);
       const entry: FigureIndexEntry = {
         experiment: def.id,
-        figure: name,
-        title: spec.title,
-        caption: spec.caption,
-        alt: spec.alt,
+        figure: f.name,
+        title: f.title,
+        caption: f.caption,
+        alt: f.alt,
         svg: `${key}.svg`,
         png: run.png ? `${key}.png` : null,
         svgSha256,
@@ -835,7 +879,7 @@ async function draw(run: Run, planned: Planned[], combined: Map<string, Combined
       },
     });
   }
-  return { drawn, pngsDrawn };
+  return { drawn, pngsDrawn, figuresDrawn };
 }
 
 // ---------------------------------------------------------------- publish
@@ -855,7 +899,7 @@ async function removeStale(dir: string, keepNames: Set<string>): Promise<void> {
  * experiments keep what the previous build wrote), compares the whole build
  * with the snapshot, and records run times outside the deterministic outputs.
  */
-async function publish(run: Run, loaded: Loaded[], planned: Planned[], combined: Map<string, Combined>, drawn: Map<string, Drawn>): Promise<Omit<RunResult, 'pngsDrawn'>> {
+async function publish(run: Run, loaded: Loaded[], planned: Planned[], combined: Map<string, Combined>, drawn: Map<string, Drawn>): Promise<Omit<RunResult, 'pngsDrawn' | 'figuresDrawn'>> {
   const { fx, out } = run;
   const registryIds = loaded.map((l) => l.def.id);
   const ran = new Set(planned.map((p) => p.id));
