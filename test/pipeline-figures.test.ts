@@ -2,7 +2,8 @@
  * Compute apart from drawing: an experiment's figures live in its figures
  * module (experiments/figures/<file>), bundled apart and in no job key. Editing
  * it re-renders the figures from cached data without rerunning a job; editing
- * the experiment module still reruns.
+ * the experiment module still reruns. Drawn figures are kept in the figure
+ * cache: a build whose figures' inputs did not move draws none.
  */
 import { describe, expect, it } from 'vitest';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,10 +1,9 @@
 /**
  * The import graph of src/ and experiments/: no cycle, and no edge from a
  * lower layer to a higher one. The layers are listed bottom-up below; a file
- * may import its own layer and any layer beneath it. Imports are read with a
- * regex (static `import … from`, `export … from`, side-effect `import '…'` and
- * dynamic `import('…')`), relative specifiers only (packages are outside the
- * graph).
+ * may import its own layer and any layer beneath it. The graph is read as
+ * test/helpers/import-graph.ts reads it (relative specifiers only: packages are
+ * outside it).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -102,10 +102,11 @@ export class FigureCache {
       return null;
     }
     const nl = raw.indexOf(10);
+    if (nl < 0) return null;
     try {
       const header = JSON.parse(raw.subarray(0, nl).toString('utf8')) as { format: number; key: string; sha256: string; bytes: number };
       const body = raw.subarray(nl + 1);
-      if (nl < 0 || header.format !== FIGURE_CACHE_FORMAT || header.key !== key || body.length !== header.bytes || sha256(body) !== header.sha256) return null;
+      if (header.format !== FIGURE_CACHE_FORMAT || header.key !== key || body.length !== header.bytes || sha256(body) !== header.sha256) return null;
       return (JSON.parse(body.toString('utf8')) as { figures: DrawnFigure[] }).figures;
     } catch {
       return null;
