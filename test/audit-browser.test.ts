@@ -1,6 +1,6 @@
 /**
- * The audit's two surfaces in a browser (playwright-core + Debian chromium,
- * never a downloaded browser), one browser for the file: the page
+ * The audit's two surfaces in a browser (playwright-core and Debian's Chromium,
+ * test/helpers/browser.ts), one browser for the file: the page
  * `stopwatches audit --html` writes, and the site's "Audit a run" page
  * (dist/audit.html, so it needs a built site). Both are opened from file://
  * with every request routed: anything but a file: or data: URL is aborted and
@@ -12,7 +12,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './helpers/browser.ts';
 import { main } from '../src/cli.ts';
 import { auditFile } from '../src/audit/file.ts';
 import { importChecked } from '../src/importers/metrics-input.ts';
@@ -25,11 +26,9 @@ const SITE_PAGE = join(DIST, 'audit.html');
 const REAL = join(ROOT, '..', 'shared', 'real-results');
 const AIPERF = join(REAL, 'aiperf', 'aiperf-examples-run1_profile_export.jsonl');
 const VLLM = join(REAL, 'vllm', 'lambdalabs-llama3-8b-h100-len2048.json');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The widths the site's pages are held at (as test/site-browser.test.ts): a laptop, and a phone. */
 const WIDE = 1280;
 const PHONE = 390;
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 interface Watch {
   errors: string[];
@@ -43,7 +42,7 @@ describe('the audit pages in a browser', () => {
   beforeAll(async () => {
     if (!existsSync(SITE_PAGE)) throw new Error('audit-browser: dist/audit.html is missing; run `npm run build` before the tests');
     dir = mkdtempSync(join(tmpdir(), 'audit-html-'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {

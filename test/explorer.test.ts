@@ -1,6 +1,6 @@
 /**
- * The explorer in a browser (playwright-core + Debian chromium, never a
- * downloaded browser). dist/ is served under a sub-path by a tiny static
+ * The explorer in a browser (playwright-core and Debian's Chromium,
+ * test/helpers/browser.ts). dist/ is served under a sub-path by a tiny static
  * server, every request to another origin is blocked and recorded; one test
  * opens the page from file://.
  *
@@ -24,7 +24,8 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from './helpers/browser.ts';
 import { formatValue } from '../src/format/value.ts';
 import { defaultParams, fromQuery, toQuery, type Params } from '../src/explorer/params.ts';
 import { runExplorer } from '../src/explorer/run.ts';
@@ -34,8 +35,6 @@ const ROOT = join(import.meta.dirname, '..');
 const DIST = process.env.STOPWATCHES_DIST ? normalize(process.env.STOPWATCHES_DIST) : join(ROOT, 'dist');
 const PAGE = join(DIST, 'explorer.html');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PREFIX = '/explorer/sub-path/';
 /** The window of a new page (Playwright's default), which every test starts from. */
 const VIEWPORT = { width: 1280, height: 720 };
@@ -79,7 +78,7 @@ describe('explorer in a browser', () => {
     if (!existsSync(NUMBERS)) throw new Error('explorer: src/generated/numbers.json is missing; run `node bin/stopwatches.mjs run` first');
     server = await serve();
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchBrowser();
     page = await watched(await browser.newPage({ viewport: VIEWPORT }));
   });
 

@@ -1,6 +1,6 @@
 /**
  * Browser checks of the built site (dist/), with playwright-core and Debian's
- * chromium (never a downloaded browser). dist/ is served by a tiny static
+ * Chromium (test/helpers/browser.ts). dist/ is served by a tiny static
  * server under a sub-path, so any absolute link would break; one test also
  * opens the site from file://.
  *
@@ -24,14 +24,13 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } fr
 import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser } from './helpers/browser.ts';
 import { MIN_FIGURE_TEXT, pageLayout, type Layout } from './helpers/page-layout.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** The widths every page is held at: a laptop, and a phone. */
 const WIDE = 1280;
 const PHONE = 390;
@@ -225,7 +224,7 @@ describe.skipIf(!built)('site in a browser', () => {
   beforeAll(async () => {
     server = await serve();
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchBrowser();
     wideTab = await newTab({ viewport: { width: WIDE, height: 800 } });
     phoneTab = await newTab({ viewport: { width: PHONE, height: 844 }, isMobile: true, hasTouch: true });
     pages = readdirSync(DIST).filter((f) => f.endsWith('.html')).sort();
