@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultParams, type Params } from '../src/explorer/params.ts';
 import { simulateRun, speedsOf } from '../src/explorer/run.ts';
 import { aiperfMetrics, fromSimResult, inferencexMetrics, perUserSpeeds, sglangMetrics, vllmMetrics, type BenchmarkRun, type RequestRecord } from '../src/metrics/index.ts';
-import { collect, none, some, summarize, withOption } from '../src/tools/base/definitions.ts';
+import { collect, collectAll, medianOf, none, some, summarize, withOption } from '../src/tools/base/definitions.ts';
 import { largest, pooledChunkGaps } from '../src/tools/base/series.ts';
 import { gapRunsOnStepClock } from '../src/tools/sim/step-gaps.ts';
 import { addRepeated } from '../src/stats/repeated-sum.ts';
@@ -191,6 +191,32 @@ describe('a definition collected once per list of records', () => {
     expect(more.values.length).toBe(first.values.length + 1);
     expect(more.values[more.values.length - 1]).toBe(first.values[0] + 1);
   });
+  it('several definitions in one pass: what each alone gives; equal values shared as one series, summarised as separate copies are', () => {
+    const { p, s } = simulated({ requests: 300 });
+    const recs = [...runOf(s, p, false).records];
+    const ttft = (r: RequestRecord) => (r.firstT === null ? none('no first token') : some(r.firstT - r.sendT));
+    const same = (r: RequestRecord) => (r.firstT === null ? none('none at all') : some(r.firstT - r.sendT));
+    const e2e = (r: RequestRecord) => (r.sendT > recs[150].sendT ? none('late') : some(r.finishT - r.sendT));
+    const negZero = (r: RequestRecord) => some(r === recs[7] ? -0 : r.firstT! - r.firstT!); // +0 everywhere but one −0
+    const zero = (r: RequestRecord) => some(r.firstT! - r.firstT!);
+    const [a, b, c, d, z] = collectAll(recs, [ttft, same, e2e, negZero, zero]);
+    const alone = (f: (r: RequestRecord) => ReturnType<typeof ttft>) => collect([...recs], f);
+    for (const [got, f] of [[a, ttft], [b, same], [c, e2e], [d, negZero], [z, zero]] as const) expect(got).toStrictEqual(alone(f));
+    expect(collect(recs, ttft)).toBe(a); // kept, as collect() keeps it
+    expect(b.values).toBe(a.values); // the same numbers: one array, one sort
+    expect(b.excluded).toBe(a.excluded?.replace('no first token', 'none at all'));
+    expect(d.values).not.toBe(z.values); // −0 is not +0
+    expect(Object.is(d.values[7], -0)).toBe(true);
+    const opts = { unit: 'ms' as const, percents: [1, 50, 90, 99, 99.9] };
+    for (const x of [a, b, c, d, z]) {
+      expect(summarize(x.values, opts)).toStrictEqual(summarize(Float64Array.from(x.values), opts));
+      expect(summarize(x.values, { ...opts, unit: 's', ddof: 1 })).toStrictEqual(summarize([...x.values], { ...opts, unit: 's', ddof: 1 }));
+      expect(medianOf(x.values, { unit: 'ms' })).toBe(medianOf([...x.values], { unit: 'ms' }));
+    }
+    expect(a.values.length).toBe(recs.length);
+    expect(c.values.length).toBeLessThan(recs.length);
+  });
+
   it('one function per definition and option', () => {
     const tpot = (r: RequestRecord, o: 'a' | 'b') => some(o === 'a' ? r.sendT : r.finishT);
     expect(withOption(tpot, 'a')).toBe(withOption(tpot, 'a'));

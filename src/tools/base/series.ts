@@ -108,6 +108,15 @@ function sortedPooledGaps(run: BenchmarkRun): Float64Array {
 }
 
 /**
+ * Makes `values` a shared series: an array its owner never writes again,
+ * whose sorted copy and statistics ({@link sortedValues}, {@link oncePerSeries})
+ * are then made once and kept as long as it is.
+ */
+export function shareSeries(values: ArrayLike<number>): void {
+  if (!sortedOf.has(values)) sortedOf.set(values, null);
+}
+
+/**
  * Ascending values: a series' shared sorted copy (sorted on first use; never
  * write to it), or a fresh sorted copy of any other array.
  */
