@@ -112,6 +112,24 @@ describe('vLLM bench serve', () => {
 describe('AIPerf profile_export.jsonl', () => {
   const res = load('aiperf');
   const recs = res.run.records;
+  it("keeps every record's chunk times apart, across the buffers they are cut from", () => {
+    // 400 records of 1 to 1,500 gaps: several buffers of chunk times, records cut at their ends
+    const line = (i: number, gaps: number[]) => JSON.stringify({
+      metadata: { x_request_id: `r${i}`, credit_issued_ns: String(1760000000000000000n + BigInt(i) * 1000000n), request_start_ns: String(1760000000000100000n + BigInt(i) * 1000000n), request_end_ns: String(1760000000900000000n + BigInt(i) * 1000000n), benchmark_phase: 'profiling', was_cancelled: false },
+      metrics: { time_to_first_token: { value: 10 + (i % 7), unit: 'ms' }, request_latency: { value: 800, unit: 'ms' }, inter_chunk_latency: { value: gaps, unit: 'ms' }, output_sequence_length: { value: gaps.length + 1, unit: 'tokens' } },
+      error: null,
+    }).replace(/"(\d{19})"/g, '$1');
+    const gapsOf = (i: number) => Array.from({ length: 1 + ((i * 613) % 1500) }, (_, k) => 0.25 + ((i + k) % 11) / 100);
+    const text = Array.from({ length: 400 }, (_, i) => line(i, gapsOf(i))).join('\n') + '\n';
+    const big = importResult('profile_export.jsonl', text).run.records;
+    expect(big).toHaveLength(400);
+    expect(big.reduce((n, r) => n + r.chunkTimes!.length, 0)).toBeGreaterThan(2 * (1 << 17));
+    big.forEach((r, i) => {
+      const want = [r.firstT!];
+      for (const g of gapsOf(i)) want.push(want[want.length - 1] + g * 1e-3); // as the reader converts ms
+      expect(Array.from(r.chunkTimes!), `record ${i}`).toEqual(want);
+    });
+  });
   it('drops the warmup record and rebases epoch ns to the earliest credit', () => {
     expect(recs).toHaveLength(4);
     expect(res.notes.join(' ')).toMatch(/1 record\(s\) of phase "warmup" dropped/);

@@ -94,6 +94,26 @@ describe('a JSON document read from pieces', () => {
       expect('problem' in closed && closed.problem).toMatchObject({ truncated: false, where: '' });
     }
   });
+  it('drops the text it has read as it goes, and still says where a value far into the text breaks or ends', () => {
+    // far past the point where consumed text is dropped (64 KiB), with the default runs: vLLM's itls, then numbers
+    const itls = Array.from({ length: 30000 }, (_, i) => Array.from({ length: 1 + (i % 9) }, (_, k) => (i === 24001 && k === 2 ? 777777.5 : i === 27001 && k === 0 ? 888888.5 : (i * 9 + k) / 7)));
+    const nums = Array.from({ length: 30000 }, (_, i) => (i === 20001 ? 999999.5 : i / 3));
+    const text = JSON.stringify({ itls, nums, after: 'end' });
+    expect(text.indexOf('777777.5')).toBeGreaterThan(8 * 65536);
+    const element = (mark: string) => text.lastIndexOf('[', text.indexOf(mark));
+    for (const piece of [1 << 20, 65536, 4093, 61]) {
+      const r = parseJsonChunks(pieces(text, piece));
+      expect('value' in r && r.value, `pieces of ${piece}`).toStrictEqual({ itls, nums, after: 'end' });
+      const bad = parseJsonChunks(pieces(text.replace('777777.5', 'nan'), piece));
+      expect('problem' in bad && bad.problem, `pieces of ${piece}`).toMatchObject({ truncated: false, where: 'itls[24001]', position: element('777777.5') });
+      const badNumber = parseJsonChunks(pieces(text.replace('999999.5', 'nan'), piece));
+      expect('problem' in badNumber && badNumber.problem, `pieces of ${piece}`).toMatchObject({ truncated: false, where: 'nums[20001]', position: text.indexOf('999999.5') });
+      const cut = parseJsonChunks(pieces(text.slice(0, text.indexOf('888888.5') + 3), piece));
+      expect('problem' in cut && cut.problem, `pieces of ${piece}`).toMatchObject({ truncated: true, where: 'itls[27001]' });
+      const python = parseJsonChunks(pieces(text.replace('777777.5', 'NaN'), piece));
+      expect('value' in python && (python.value as { itls: number[][] }).itls[24001][2]).toBeNaN();
+    }
+  });
   it('tells a document cut off from a broken one, with the path where it ends', () => {
     const d = DOCS.find((x) => x.f.endsWith('vllm-bench-serve.json'))!;
     const cut = d.text.slice(0, d.text.indexOf('"itls"') + 200);

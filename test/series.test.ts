@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultParams, type Params } from '../src/explorer/params.ts';
 import { simulateRun, speedsOf } from '../src/explorer/run.ts';
 import { aiperfMetrics, fromSimResult, inferencexMetrics, perUserSpeeds, sglangMetrics, vllmMetrics, type BenchmarkRun, type RequestRecord } from '../src/metrics/index.ts';
-import { collect, none, some, summarize, withOption } from '../src/tools/base/definitions.ts';
-import { largest, pooledChunkGaps } from '../src/tools/base/series.ts';
+import { collect, collectAll, medianOf, none, some, summarize, withOption } from '../src/tools/base/definitions.ts';
+import { countAbove, largest, pooledChunkGaps, pooledChunkGapsFrom, seriesRuns } from '../src/tools/base/series.ts';
 import { gapRunsOnStepClock } from '../src/tools/sim/step-gaps.ts';
 import { addRepeated } from '../src/stats/repeated-sum.ts';
 import { sortAsc, weightedPercentiles } from '../src/stats/percentile.ts';
@@ -24,9 +24,12 @@ function simulated(over: Partial<Params>) {
   return { p, s: simulateRun(p) };
 }
 
+/** The run, its gaps counted on the step clock (withClock) or sorted the ordinary way (neither counted on the clock nor as repeats). */
 function runOf(s: ReturnType<typeof simulateRun>, p: Params, withClock: boolean, window?: { from: number; to: number }): BenchmarkRun {
   const client = p.client === 'closed' ? s.client : { kind: p.client, cap: p.cap, rate: p.rate };
-  return fromSimResult(s.sim!, { client, requestRate: p.client === 'closed' ? undefined : p.rate, requests: window ?? { from: 0, to: p.requests }, ...(withClock ? { stepEnds: s.stepEnds } : {}) });
+  const run = fromSimResult(s.sim!, { client, requestRate: p.client === 'closed' ? undefined : p.rate, requests: window ?? { from: 0, to: p.requests }, ...(withClock ? { stepEnds: s.stepEnds } : {}) });
+  if (!withClock) pooledChunkGapsFrom(run, () => null);
+  return run;
 }
 
 /** Every statistic of every tool that reads the pooled gaps, and the seven per-user speeds, as exact text. */
@@ -84,6 +87,59 @@ describe('pooled chunk gaps counted on the step clock', () => {
     const { p, s } = simulated({ ...cases[2][1], warmup: 30, cooldown: 30 });
     const rows = speedsOf(p, s)!.rows.map(({ toolName: _n, clock: _c, ...row }) => row);
     expect(JSON.stringify(rows)).toBe(JSON.stringify(perUserSpeeds(runOf(s, p, false, { from: 30, to: p.requests - 30 }), { llama2Inflation: p.inflation })));
+  });
+});
+
+describe('pooled chunk gaps that repeat, counted from any source', () => {
+  /** A vLLM-like run: each request's chunks `gap(i, k)` apart, from a send time on one clock. */
+  function recorded(requests: number, chunks: number, gap: (i: number, k: number) => number): BenchmarkRun {
+    const records: RequestRecord[] = [];
+    for (let i = 0; i < requests; i++) {
+      const sendT = 1000 + i * 0.0137;
+      const c = new Float64Array(chunks);
+      c[0] = sendT + 0.05 + (i % 7) * 0.001;
+      for (let k = 1; k < chunks; k++) c[k] = c[k - 1] + gap(i, k);
+      records.push({ dueT: null, sendT, chunkTimes: c, chunkTokens: null, firstT: c[0], finishT: c[chunks - 1], inputTokens: 100, outputTokens: chunks, ok: i % 50 !== 3, preemptions: null });
+    }
+    return { records, source: 'test', maxConcurrency: null, requestRate: null, startT: 1000, endT: records.reduce((m, r) => Math.max(m, r.finishT), 0) };
+  }
+  /** The same records in a run whose gaps are sorted, not counted. */
+  const sortedTwin = (run: BenchmarkRun): BenchmarkRun => {
+    const twin = { ...run, records: run.records.map((r) => ({ ...r })) };
+    pooledChunkGapsFrom(twin, () => null);
+    return twin;
+  };
+  const p = { inflation: 1.25 } as Params;
+  const steps = [0.021, 0.0215, 0.0232, 0.0198, 0.14];
+
+  it('few distinct gaps: runs, the same sorted gaps bit for bit, and every statistic of every tool the same', () => {
+    const run = recorded(3000, 12, (i, k) => steps[(i * 3 + k) % steps.length]);
+    const gaps = pooledChunkGaps(run);
+    expect(seriesRuns(gaps)).not.toBeNull();
+    expect(gaps.length).toBeGreaterThan(1 << 14);
+    const twin = sortedTwin(run);
+    const plain = pooledChunkGaps(twin);
+    expect(seriesRuns(plain)).toBeNull();
+    expect(bits(gaps)).toEqual(bits(plain));
+    expect(everything(run, p)).toBe(everything(twin, p));
+    expect(countAbove(gaps, 0.1)).toBe(countAbove(Float64Array.from(plain), 0.1));
+    expect(largest(gaps)).toBe(largest(Float64Array.from(plain)));
+  });
+
+  it('distinct gaps, a NaN or a −0 among them: sorted as before', () => {
+    const distinct = recorded(3000, 12, (i, k) => 0.02 + ((i * 12 + k) % 9973) * 1e-7);
+    expect(seriesRuns(pooledChunkGaps(distinct))).toBeNull();
+    const nan = recorded(3000, 12, (i, k) => (i === 1700 && k === 5 ? NaN : steps[k % steps.length]));
+    expect(seriesRuns(pooledChunkGaps(nan))).toBeNull();
+    expect(everything(nan, p)).toBe(everything(sortedTwin(nan), p));
+    const negZero = recorded(3000, 12, (_i, k) => steps[k % steps.length]);
+    negZero.records[10].chunkTimes = Float64Array.of(-0, 0); // 0 − (−0) is +0; (−0) − 0 is −0
+    negZero.records[11].chunkTimes = Float64Array.of(0, -0);
+    expect(seriesRuns(pooledChunkGaps(negZero))).toBeNull();
+  });
+
+  it('a run of few gaps is sorted, whatever they repeat', () => {
+    expect(seriesRuns(pooledChunkGaps(recorded(100, 12, () => 0.02)))).toBeNull();
   });
 });
 
@@ -191,6 +247,32 @@ describe('a definition collected once per list of records', () => {
     expect(more.values.length).toBe(first.values.length + 1);
     expect(more.values[more.values.length - 1]).toBe(first.values[0] + 1);
   });
+  it('several definitions in one pass: what each alone gives; equal values shared as one series, summarised as separate copies are', () => {
+    const { p, s } = simulated({ requests: 300 });
+    const recs = [...runOf(s, p, false).records];
+    const ttft = (r: RequestRecord) => (r.firstT === null ? none('no first token') : some(r.firstT - r.sendT));
+    const same = (r: RequestRecord) => (r.firstT === null ? none('none at all') : some(r.firstT - r.sendT));
+    const e2e = (r: RequestRecord) => (r.sendT > recs[150].sendT ? none('late') : some(r.finishT - r.sendT));
+    const negZero = (r: RequestRecord) => some(r === recs[7] ? -0 : r.firstT! - r.firstT!); // +0 everywhere but one −0
+    const zero = (r: RequestRecord) => some(r.firstT! - r.firstT!);
+    const [a, b, c, d, z] = collectAll(recs, [ttft, same, e2e, negZero, zero]);
+    const alone = (f: (r: RequestRecord) => ReturnType<typeof ttft>) => collect([...recs], f);
+    for (const [got, f] of [[a, ttft], [b, same], [c, e2e], [d, negZero], [z, zero]] as const) expect(got).toStrictEqual(alone(f));
+    expect(collect(recs, ttft)).toBe(a); // kept, as collect() keeps it
+    expect(b.values).toBe(a.values); // the same numbers: one array, one sort
+    expect(b.excluded).toBe(a.excluded?.replace('no first token', 'none at all'));
+    expect(d.values).not.toBe(z.values); // −0 is not +0
+    expect(Object.is(d.values[7], -0)).toBe(true);
+    const opts = { unit: 'ms' as const, percents: [1, 50, 90, 99, 99.9] };
+    for (const x of [a, b, c, d, z]) {
+      expect(summarize(x.values, opts)).toStrictEqual(summarize(Float64Array.from(x.values), opts));
+      expect(summarize(x.values, { ...opts, unit: 's', ddof: 1 })).toStrictEqual(summarize([...x.values], { ...opts, unit: 's', ddof: 1 }));
+      expect(medianOf(x.values, { unit: 'ms' })).toBe(medianOf([...x.values], { unit: 'ms' }));
+    }
+    expect(a.values.length).toBe(recs.length);
+    expect(c.values.length).toBeLessThan(recs.length);
+  });
+
   it('one function per definition and option', () => {
     const tpot = (r: RequestRecord, o: 'a' | 'b') => some(o === 'a' ? r.sendT : r.finishT);
     expect(withOption(tpot, 'a')).toBe(withOption(tpot, 'a'));

@@ -11,9 +11,9 @@
  * chunk. End: last content chunk. Streaming metrics need `--streaming` (off by default).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { pooledChunkGaps } from '../base/series.ts';
-import { collect, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
-import { linearPercentile, sortAsc } from '../../stats/percentile.ts';
+import { pooledChunkGaps, sortedValues } from '../base/series.ts';
+import { collect, collectAll, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
+import { linearPercentile } from '../../stats/percentile.ts';
 
 /** AIPerf TTFT: `content_responses[0].perf_ns − start_perf_ns`. ttft_metric.py. */
 export function aiperfTtft(r: RequestRecord): Maybe {
@@ -82,7 +82,7 @@ export function aiperfE2eOutputTokenThroughput(r: RequestRecord): Maybe {
 export function aiperfE2eNormalizedInteractivity(run: BenchmarkRun, p: number): number | null {
   const c = collect(successful(run), secondsPerToken);
   if (!c.values.length) return null;
-  const q = linearPercentile(sortAsc(c.values), p, { sorted: true });
+  const q = linearPercentile(sortedValues(c.values), p, { sorted: true });
   return q > 0 ? 1 / q : null;
 }
 
@@ -155,6 +155,12 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
     const c = collect(recs, f);
     return summarize(c.values, { unit, percents, excluded: c.excluded });
   };
+  const itl = (r: RequestRecord) => aiperfItl(r, opts);
+  // without per-chunk usage, the very function the per-user speed collects (so it is collected once)
+  const perUser = opts.perChunkUsage ? (r: RequestRecord) => aiperfPerUserThroughput(r, opts) : aiperfPerUserThroughput;
+  const effective = (r: RequestRecord) => aiperfEffectiveLatency(r, run);
+  // one pass for the seven (sum() and aiperfE2eNormalizedInteractivity read what it kept)
+  collectAll(recs, [aiperfTtft, aiperfRequestLatency, itl, perUser, aiperfE2eOutputTokenThroughput, secondsPerToken, effective]);
   const icl = pooledChunkGaps(run); // chunkGaps of every successful request
   const D = aiperfDuration(run);
   let osl = 0;
@@ -186,13 +192,12 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
     requestCount: recs.length,
     timeToFirstToken: sum(aiperfTtft, 'ms'),
     requestLatency: sum(aiperfRequestLatency, 'ms'),
-    interTokenLatency: sum((r) => aiperfItl(r, opts), 'ms'),
+    interTokenLatency: sum(itl, 'ms'),
     interChunkLatency: summarize(icl, { unit: 'ms', percents }),
-    // without per-chunk usage, the very function the per-user speed collects (so it is collected once)
-    outputTokenThroughputPerUser: sum(opts.perChunkUsage ? (r) => aiperfPerUserThroughput(r, opts) : aiperfPerUserThroughput, 'tok/s'),
+    outputTokenThroughputPerUser: sum(perUser, 'tok/s'),
     e2eOutputTokenThroughput: sum(aiperfE2eOutputTokenThroughput, 'tok/s'),
     e2eNormalizedInteractivity: { p75: aiperfE2eNormalizedInteractivity(run, 0.75), p90: aiperfE2eNormalizedInteractivity(run, 0.9) },
-    effectiveLatency: sum((r) => aiperfEffectiveLatency(r, run), 'ms'),
+    effectiveLatency: sum(effective, 'ms'),
     requestThroughput: recs.length / D,
     outputTokenThroughput: osl / D,
     totalTokenThroughput: (isl + osl) / D,

@@ -125,6 +125,9 @@ interface Raw {
   osl: number | null;
 }
 
+/** Doubles per buffer of chunk times (1 MiB). */
+const SLAB = 1 << 17;
+
 export function importAiperf(file: string, input: ResultInput, opts: ImportOptions, seen: Recognition): Imported {
   const r: Reader = new Reader(file);
   if (opts.entry !== undefined && opts.entry !== 0) r.fail(`--entry ${opts.entry}: an AIPerf export holds one run; leave --entry out`);
@@ -134,6 +137,16 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     r.fail(`not an AIPerf export: one JSON document that is neither the aggregate export nor a profile_export.jsonl record${seen.looksLike}`);
   }
 
+  // every record's gaps (then its chunk times) a view of a few large buffers: a buffer per record costs more than its times
+  let slab = new Float64Array(0);
+  let used = 0;
+  const slots = (n: number): Float64Array => {
+    if (used + n > slab.length) {
+      slab = new Float64Array(Math.max(n, SLAB));
+      used = 0;
+    }
+    return slab.subarray(used, (used += n));
+  };
   /** A time metric in seconds, converted by its stated unit; null when absent. */
   const timeMetric = (metrics: JsonObject, line: number, tags: readonly string[]): number | Float64Array | null => {
     const tag = presentTag(metrics, tags);
@@ -147,7 +160,7 @@ export function importAiperf(file: string, input: ResultInput, opts: ImportOptio
     if (Array.isArray(o.value)) {
       const gaps = o.value;
       // kept until the origin is known, one slot ahead for the first chunk's time (see Raw.icl)
-      const out = new Float64Array(gaps.length + 1);
+      const out = slots(gaps.length + 1);
       for (let k = 0; k < gaps.length; k++) {
         const g = gaps[k];
         out[k + 1] = typeof g === 'number' && Number.isFinite(g) && g * scale >= 0 && g * scale <= MAX_PLAUSIBLE_REQUEST_S ? g * scale : badTime(r, `line ${line}: metrics.${tag}.value[${k}]`, g, scale, unit);

@@ -24,7 +24,7 @@ export function agreement(key: string, reported: number, unit: string, r: Recomp
   return a;
 }
 
-export const values = (recs: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): readonly number[] => collect(recs, f).values;
+export const values = (recs: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): Float64Array => collect(recs, f).values;
 
 /** A numpy-style statistic (`mean`, `median`, `std`, `p99` …) of values in seconds. */
 export function numpyStat(xs: ArrayLike<number>, stat: string, method: 'numpy-linear' = 'numpy-linear'): number | null {

@@ -6,7 +6,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from './records.ts';
 import { linearPercentile, type Numbers, type PercentileMethod } from '../../stats/percentile.ts';
-import { oncePerSeries, seriesRuns, sortedValues } from './series.ts';
+import { oncePerSeries, seriesRuns, shareSeries, sortedValues } from './series.ts';
 import { addRepeated } from '../../stats/repeated-sum.ts';
 import { percentileBy } from '../../stats/percentile.ts';
 
@@ -161,11 +161,14 @@ function scaledView(values: Numbers, scale: number): Numbers {
 
 /** What {@link collect} gives: the defined values in record order, and the undefined ones counted by reason. */
 export interface Collected {
-  readonly values: readonly number[];
+  /** Never written once collected (a shared series: see collectAll). */
+  readonly values: Float64Array;
   readonly excluded?: string;
 }
 
-const collectedOf = new WeakMap<(r: RequestRecord) => Maybe, WeakMap<readonly RequestRecord[], { of: number; c: Collected }>>();
+type Definition = (r: RequestRecord) => Maybe;
+
+const collectedOf = new WeakMap<Definition, WeakMap<readonly RequestRecord[], { of: number; c: Collected }>>();
 
 /**
  * Collect the defined values of a per-request definition, counting the
@@ -174,25 +177,103 @@ const collectedOf = new WeakMap<(r: RequestRecord) => Maybe, WeakMap<readonly Re
  * over the same records (TPOT for the report and for the per-user speed), so
  * what one collection gives is kept per definition (the function itself: a
  * closure made for one call is never met again, and its entry goes with it)
- * and list of records, and shared, read-only. (Not as a shared series of
- * series.ts: its sorted copy would be held as long as the records, and on a
- * run of many chunks the memory is what is scarce.)
+ * and list of records, and shared, read-only.
  */
-export function collect(records: readonly RequestRecord[], f: (r: RequestRecord) => Maybe): Collected {
-  let byRecords = collectedOf.get(f);
-  if (!byRecords) collectedOf.set(f, (byRecords = new WeakMap()));
-  const kept = byRecords.get(records);
-  if (kept && kept.of === records.length) return kept.c;
-  const values: number[] = [];
-  const reasons = new Map<string, number>();
-  for (const r of records) {
-    const m = f(r);
-    if (m.value === null) reasons.set(m.reason, (reasons.get(m.reason) ?? 0) + 1);
-    else values.push(m.value);
+export function collect(records: readonly RequestRecord[], f: Definition): Collected {
+  return collectAll(records, [f])[0];
+}
+
+/**
+ * {@link collect} of several definitions in one pass over the records: a big
+ * run's records do not fit in any cache, and reading them once for a tool's
+ * five definitions costs about what reading them once for one does.
+ *
+ * Values a collection shares with an earlier one over the same records (the
+ * tools' TTFTs are one subtraction, their TPOTs often one formula) come back
+ * as that collection's very array, and every collected array is a shared
+ * series (series.ts): sorted once, on first use, and summarised once per
+ * unit, whichever tool asks. The sorted copy is held as long as the records
+ * are: 8 bytes a request per distinct series, small beside a run's chunk times.
+ */
+export function collectAll(records: readonly RequestRecord[], fs: readonly Definition[]): Collected[] {
+  const out: (Collected | undefined)[] = fs.map((f) => {
+    const kept = collectedOf.get(f)?.get(records);
+    return kept && kept.of === records.length ? kept.c : undefined;
+  });
+  const todo: number[] = [];
+  for (let k = 0; k < fs.length; k++) if (out[k] === undefined && !todo.some((j) => fs[j] === fs[k])) todo.push(k);
+  if (todo.length > 0) {
+    const m = todo.length;
+    const defs = todo.map((k) => fs[k]);
+    // at most one value a record, in a buffer of that size (a growing array leaves every smaller copy to the collector)
+    const values = defs.map(() => new Float64Array(records.length));
+    const n = new Array<number>(m).fill(0);
+    const reasons = defs.map(() => new Map<string, number>());
+    for (const r of records) {
+      for (let j = 0; j < m; j++) {
+        const v = defs[j](r);
+        if (v.value === null) reasons[j].set(v.reason, (reasons[j].get(v.reason) ?? 0) + 1);
+        else values[j][n[j]++] = v.value;
+      }
+    }
+    for (let j = 0; j < m; j++) {
+      const vs = sameAsEarlier(records, n[j] === records.length ? values[j] : values[j].slice(0, n[j]));
+      const c: Collected = reasons[j].size === 0 ? { values: vs } : { values: vs, excluded: [...reasons[j]].map(([k, n]) => `${n} × ${k}`).join('; ') };
+      let byRecords = collectedOf.get(defs[j]);
+      if (!byRecords) collectedOf.set(defs[j], (byRecords = new WeakMap()));
+      byRecords.set(records, { of: records.length, c });
+    }
   }
-  const c: Collected = reasons.size === 0 ? { values } : { values, excluded: [...reasons].map(([k, v]) => `${v} × ${k}`).join('; ') };
-  byRecords.set(records, { of: records.length, c });
-  return c;
+  return fs.map((f, k) => out[k] ?? collectedOf.get(f)!.get(records)!.c);
+}
+
+const collectedOn = new WeakMap<readonly RequestRecord[], Map<string, Float64Array[]>>();
+
+/** `values`, or an earlier collection's array over the same records that holds the same numbers (bit for bit), as a shared series. */
+function sameAsEarlier(records: readonly RequestRecord[], values: Float64Array): Float64Array {
+  let byKey = collectedOn.get(records);
+  if (!byKey) collectedOn.set(records, (byKey = new Map()));
+  const key = `${values.length} ${fingerprint(values)}`;
+  const earlier = byKey.get(key) ?? [];
+  for (const e of earlier) if (sameBits(e, values)) return e;
+  earlier.push(values);
+  byKey.set(key, earlier);
+  shareSeries(values);
+  return values;
+}
+
+const bits64 = new Float64Array(1);
+const bits32 = new Uint32Array(bits64.buffer);
+
+/** A hash of the values' bits (a few of them: equal arrays are told apart by {@link sameBits}). */
+function fingerprint(values: Float64Array): number {
+  let h = 0x811c9dc5;
+  const step = Math.max(1, values.length >>> 8);
+  for (let i = 0; i < values.length; i += step) {
+    bits64[0] = values[i];
+    h = Math.imul(h ^ bits32[0], 0x01000193);
+    h = Math.imul(h ^ bits32[1], 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Equal as doubles bit for bit (−0 is not +0; a NaN is the NaN of the same bits). */
+function sameBits(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y ? x === 0 && 1 / x !== 1 / y : !(x !== x && y !== y && sameNaN(x, y))) return false;
+  }
+  return true;
+}
+
+function sameNaN(x: number, y: number): boolean {
+  bits64[0] = x;
+  const lo = bits32[0];
+  const hi = bits32[1];
+  bits64[0] = y;
+  return lo === bits32[0] && hi === bits32[1];
 }
 
 const boundOf = new WeakMap<(r: RequestRecord, option: never) => Maybe, Map<string, (r: RequestRecord) => Maybe>>();

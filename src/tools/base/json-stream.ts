@@ -19,8 +19,12 @@ import { parsePythonJson, type Json } from './json-text.ts';
 
 /** Values whose text is at most this long are parsed by one JSON.parse call. */
 const SMALL_VALUE = 1 << 16;
-/** The consumed text is dropped once this much has piled up. */
-const COMPACT_AT = 1 << 20;
+/**
+ * The consumed text is dropped once this much has piled up: the next piece is
+ * joined to what is left, and the first search of the joined text copies it,
+ * so what is left is kept short (1 MiB here made every 1 MiB piece copy up to 2 MiB).
+ */
+const COMPACT_AT = 1 << 16;
 
 export interface JsonStreamProblem {
   /** Characters from the start of the text where the problem is. */

@@ -12,7 +12,8 @@
  * can count its gaps as runs of equal values (the simulator, on its step
  * clock) hands them over instead of having them sorted: the series is then a
  * read-only view of the runs, never expanded into millions of numbers, and a
- * mean or a variance of it is summed a run at a time.
+ * mean or a variance of it is summed a run at a time; gaps that repeat (a
+ * coarse clock, requests repeated) are counted so from any source.
  */
 import type { BenchmarkRun } from './records.ts';
 import { sortAsc, sortInPlace } from '../../stats/percentile.ts';
@@ -36,12 +37,14 @@ const sortedOf = new WeakMap<ArrayLike<number>, ArrayLike<number> | null>();
  * AIPerf's inter_chunk_latency), in ascending order: every statistic the
  * tools take of it (percentiles, mean and std of the sorted values, counts,
  * the maximum) reads it sorted, so it is sorted once, in place, and is its
- * own sorted copy (a view of the runs, when the run's source counted them).
+ * own sorted copy (a view of the runs, when the run's source counted them or
+ * they repeat: {@link countedGapRuns}).
  */
 export function pooledChunkGaps(run: BenchmarkRun): ArrayLike<number> {
   let gaps = gapsOf.get(run);
   if (gaps) return gaps;
-  const runs = builderOf.get(run)?.() ?? null;
+  const build = builderOf.get(run);
+  const runs = build ? build() : countedGapRuns(run);
   gaps = runs ? runsView(runs) : sortedPooledGaps(run);
   if (runs) runsOf.set(gaps, runs);
   gapsOf.set(run, gaps);
@@ -54,7 +57,8 @@ export function pooledChunkGaps(run: BenchmarkRun): ArrayLike<number> {
  * values in ascending order, without sorting (the simulator: every token is
  * emitted at the end of a step of one shared clock, so the gaps are counted
  * per step). `build` runs when a tool first asks and must give exactly the
- * values {@link pooledChunkGaps} would sort, or null to leave it to the sort.
+ * values {@link pooledChunkGaps} would sort, or null to leave it to the sort
+ * (the gaps are then not counted either: a test builds the sorted series so).
  */
 export function pooledChunkGapsFrom(run: BenchmarkRun, build: () => Runs | null): void {
   builderOf.set(run, build);
@@ -94,6 +98,87 @@ function runsView(runs: Runs): ArrayLike<number> {
   }) as ArrayLike<number>;
 }
 
+/** Below this many gaps the engine's sort is as quick as counting them (see RADIX_MIN in percentile.ts). */
+const COUNT_MIN = 1 << 14;
+/** The most distinct gaps counted (a table of twice as many slots, 12 bytes each): beyond, they are sorted. */
+const COUNT_MAX_DISTINCT = 1 << 18;
+
+/**
+ * The run's pooled chunk gaps as runs of equal values, counted straight from
+ * the records' chunk times, when they repeat: at most one distinct value in
+ * eight (and {@link COUNT_MAX_DISTINCT}). A run whose chunk times sit on a
+ * coarse clock, or that repeats its requests, has millions of gaps but few
+ * values, and its sorted copy would be the largest thing the report holds (8
+ * bytes a gap) and the longest to sort and to sum. Counting gives the same
+ * series the sort gives, bit for bit: the same subtraction of the same two
+ * times per gap, and runs hold no NaN, no −0 and no infinity (a gap that is
+ * one of those, or too many distinct ones, gives null: the gaps are then
+ * sorted, as before). Gives up as soon as it knows, so a run of distinct gaps
+ * pays for a few hundred thousand of them at most.
+ */
+function countedGapRuns(run: BenchmarkRun): Runs | null {
+  let n = 0;
+  for (const r of run.records) if (r.ok && r.chunkTimes && r.chunkTimes.length > 1) n += r.chunkTimes.length - 1;
+  if (n < COUNT_MIN) return null;
+  const cap = Math.min(COUNT_MAX_DISTINCT, n >>> 3);
+  // open addressing on the gap's bits; a count of 0 is an empty slot
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const slot = (g: number, mask: number): number => {
+    bits[0] = g;
+    return (Math.imul(words[0] ^ Math.imul(words[1], 0x9e3779b1), 0x85ebca6b) >>> 7) & mask;
+  };
+  let size = 1 << 10;
+  let keys = new Float64Array(size);
+  let counts = new Uint32Array(size);
+  let distinct = 0;
+  for (const r of run.records) {
+    const c = r.chunkTimes;
+    if (!r.ok || !c) continue;
+    for (let k = 1; k < c.length; k++) {
+      const g = c[k] - c[k - 1];
+      // finite and not −0: then === is equality of the bits
+      if (!(Math.abs(g) < Infinity) || (g === 0 && 1 / g < 0)) return null;
+      const mask = size - 1;
+      let h = slot(g, mask);
+      while (counts[h] !== 0 && keys[h] !== g) h = (h + 1) & mask;
+      if (counts[h] !== 0) {
+        counts[h]++;
+        continue;
+      }
+      if (++distinct > cap) return null;
+      keys[h] = g;
+      counts[h] = 1;
+      if (distinct * 2 > size) {
+        // grow: every value to its slot in a table twice the size
+        const oldKeys = keys;
+        const oldCounts = counts;
+        size *= 2;
+        keys = new Float64Array(size);
+        counts = new Uint32Array(size);
+        for (let i = 0; i < oldKeys.length; i++) {
+          if (oldCounts[i] === 0) continue;
+          let j = slot(oldKeys[i], size - 1);
+          while (counts[j] !== 0) j = (j + 1) & (size - 1);
+          keys[j] = oldKeys[i];
+          counts[j] = oldCounts[i];
+        }
+      }
+    }
+  }
+  const values = new Float64Array(distinct);
+  let j = 0;
+  for (let i = 0; i < size; i++) if (counts[i] !== 0) values[j++] = keys[i];
+  values.sort();
+  const times = new Uint32Array(distinct);
+  for (let k = 0; k < distinct; k++) {
+    let h = slot(values[k], size - 1);
+    while (keys[h] !== values[k] || counts[h] === 0) h = (h + 1) & (size - 1);
+    times[k] = counts[h];
+  }
+  return { values, counts: times };
+}
+
 function sortedPooledGaps(run: BenchmarkRun): Float64Array {
   let n = 0;
   for (const r of run.records) if (r.ok && r.chunkTimes && r.chunkTimes.length > 1) n += r.chunkTimes.length - 1;
@@ -108,6 +193,15 @@ function sortedPooledGaps(run: BenchmarkRun): Float64Array {
 }
 
 /**
+ * Makes `values` a shared series: an array its owner never writes again,
+ * whose sorted copy and statistics ({@link sortedValues}, {@link oncePerSeries})
+ * are then made once and kept as long as it is.
+ */
+export function shareSeries(values: ArrayLike<number>): void {
+  if (!sortedOf.has(values)) sortedOf.set(values, null);
+}
+
+/**
  * Ascending values: a series' shared sorted copy (sorted on first use; never
  * write to it), or a fresh sorted copy of any other array.
  */
@@ -119,6 +213,21 @@ export function sortedValues(values: ArrayLike<number>): ArrayLike<number> {
     sortedOf.set(values, s);
   }
   return s;
+}
+
+/**
+ * How many values are greater than `x` (NaN never is): a shared series'
+ * runs are counted a run at a time, any other array one value at a time.
+ */
+export function countAbove(values: ArrayLike<number>, x: number): number {
+  const runs = runsOf.get(values);
+  let count = 0;
+  if (runs) {
+    for (let k = 0; k < runs.values.length; k++) if (runs.values[k] > x) count += runs.counts[k];
+    return count;
+  }
+  for (let i = 0; i < values.length; i++) if (values[i] > x) count++;
+  return count;
 }
 
 /**

@@ -101,7 +101,7 @@ export interface WeightedSummary {
 
 const GUIDELLM_PERCENTS = [0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9];
 
-function weighted(values: readonly number[], weights: readonly number[], weighting: WeightedSummary['weighting']): WeightedSummary {
+function weighted(values: ArrayLike<number>, weights: ArrayLike<number>, weighting: WeightedSummary['weighting']): WeightedSummary {
   const percentiles: Record<string, number | null> = {};
   const q = values.length ? weightedPercentiles(values, [...GUIDELLM_PERCENTS.map((p) => p / 100), 0.5], weights) : null;
   GUIDELLM_PERCENTS.forEach((p, j) => (percentiles[String(p)] = q ? q[j] : null));
@@ -237,7 +237,7 @@ export interface GuidellmMetrics {
 export function guidellmMetrics(run: BenchmarkRun, opts: GuidellmOptions = {}): GuidellmMetrics {
   const pre03 = opts.version === 'up-to-0.3';
   const { requests, tt, tpot, tpotW, itl, itlW, lat, window } = guidellmSamples(run, opts);
-  const ones = (k: number) => new Array<number>(k).fill(1);
+  const ones = (k: number) => new Float64Array(k).fill(1);
   return {
     requests,
     timeToFirstTokenMs: weighted(tt, ones(tt.length), 'none'),
@@ -257,12 +257,12 @@ export interface GuidellmOptions {
 /** What {@link guidellmSamples} gives (read-only: shared by every caller on the same run). */
 export interface GuidellmSamples {
   requests: number;
-  tt: readonly number[];
-  tpot: readonly number[];
-  tpotW: readonly number[];
-  itl: readonly number[];
-  itlW: readonly number[];
-  lat: readonly number[];
+  tt: Float64Array;
+  tpot: Float64Array;
+  tpotW: Float64Array;
+  itl: Float64Array;
+  itlW: Float64Array;
+  lat: Float64Array;
   window: readonly [number, number];
 }
 
@@ -290,31 +290,43 @@ export function guidellmSamples(run: BenchmarkRun, opts: GuidellmOptions = {}): 
 }
 
 function takeSamples(all: readonly RequestRecord[], pre03: boolean, ms: number, me: number): GuidellmSamples {
-  const keep = overlapping(all.map((r) => r.sendT), all.map((r) => r.finishT), ms, me);
-  const recs = Array.from(keep, (i) => all[i]);
-  const tt: number[] = [];
-  const tpot: number[] = [];
-  const tpotW: number[] = [];
-  const itl: number[] = [];
-  const itlW: number[] = [];
-  const lat: number[] = [];
-  for (const r of recs) {
+  const sendT = new Float64Array(all.length);
+  const finishT = new Float64Array(all.length);
+  for (let i = 0; i < all.length; i++) {
+    sendT[i] = all[i].sendT;
+    finishT[i] = all[i].finishT;
+  }
+  const keep = overlapping(sendT, finishT, ms, me);
+  // at most one value a request, in buffers of that size (typed: a big run's millions of values are not the collector's to trace)
+  const k = keep.length;
+  const tt = new Float64Array(k);
+  const tpot = new Float64Array(k);
+  const tpotW = new Float64Array(k);
+  const itl = new Float64Array(k);
+  const itlW = new Float64Array(k);
+  const lat = new Float64Array(k);
+  let nt = 0;
+  let np = 0;
+  let ni = 0;
+  for (let j = 0; j < k; j++) {
+    const r = all[keep[j]];
     const n = guidellmOutputTokens(r) ?? 0;
     const a = guidellmTtftMs(r);
-    if (a.value !== null) tt.push(a.value);
+    if (a.value !== null) tt[nt++] = a.value;
     const b = pre03 ? guidellmTimePerOutputTokenMsPre03(r) : guidellmTimePerOutputTokenMs(r);
     if (b.value !== null) {
-      tpot.push(b.value);
-      tpotW.push(pre03 ? 1 : n);
+      tpot[np] = b.value;
+      tpotW[np++] = pre03 ? 1 : n;
     }
     const c = guidellmInterTokenLatencyMs(r);
     if (c.value !== null) {
-      itl.push(c.value);
-      itlW.push(pre03 ? 1 : n - 1);
+      itl[ni] = c.value;
+      itlW[ni++] = pre03 ? 1 : n - 1;
     }
-    lat.push(r.finishT - r.sendT);
+    lat[j] = r.finishT - r.sendT;
   }
-  return { requests: recs.length, tt, tpot, tpotW, itl, itlW, lat, window: [ms, me] };
+  const cut = (x: Float64Array, m: number) => (m === k ? x : x.slice(0, m));
+  return { requests: k, tt: cut(tt, nt), tpot: cut(tpot, np), tpotW: cut(tpotW, np), itl: cut(itl, ni), itlW: cut(itlW, ni), lat, window: [ms, me] };
 }
 
 /** GuideLLM's mean time_per_output_token_ms as {@link guidellmMetrics} reports it (token-weighted), without its percentiles. */

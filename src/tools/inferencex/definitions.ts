@@ -14,7 +14,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { pooledChunkGaps } from '../base/series.ts';
-import { collect, firstChunkT, lastChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
+import { collect, collectAll, firstChunkT, lastChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
 
 export type InfxEndpoint = 'completions' | 'chat';
 
@@ -111,6 +111,8 @@ export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndp
   const percents = INFX_PERCENTS;
   const recs = successful(run);
   const ms = (f: (r: RequestRecord) => Maybe) => infxSummaryOf(recs, f);
+  const latency = withOption(inferencexLatency, ep);
+  collectAll(recs, [inferencexTtft, withOption(inferencexTpot, ep), latency]); // one pass for the three (ms() and inferencexTpotSummary read what it kept)
   const itls = pooledChunkGaps(run); // chunkGaps of every successful request
   const tpot = inferencexTpotSummary(run, { endpoint: ep });
   const D = inferencexDuration(run);
@@ -126,7 +128,7 @@ export function inferencexMetrics(run: BenchmarkRun, opts: { endpoint?: InfxEndp
     ttft: ms(inferencexTtft),
     tpot,
     itl: summarize(itls, { unit: 'ms', percents }),
-    e2el: ms((r) => inferencexLatency(r, ep)),
+    e2el: ms(latency),
     requestThroughput: recs.length / D,
     outputThroughput: out / D,
     totalTokenThroughput: (inp + out) / D,

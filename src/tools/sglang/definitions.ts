@@ -11,7 +11,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { largest, pooledChunkGaps } from '../base/series.ts';
-import { chunkGaps, collect, firstChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
+import { chunkGaps, collect, collectAll, firstChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
 import { sglangSteadyWindow, type ConcurrencyWindow } from '../../stats/windows.ts';
 
 /**
@@ -160,6 +160,7 @@ export function sglangMetrics(run: BenchmarkRun, opts: { backend?: SglangBackend
     return summarize(c.values, { unit: 'ms', percents, excluded: c.excluded });
   };
   const backend = opts.backend ?? 'openai';
+  collectAll(recs, [sglangTtft, withOption(sglangTpot, backend), sglangE2e]); // one pass for the three (ms() and sglangTpotSummary read what it kept)
   let itls: ArrayLike<number>;
   // with every chunk carrying text, the OpenAI backends' ITL is the shared pooled series of chunk gaps
   if (backend !== 'sglang' && !recs.some((r) => r.chunkTokens?.includes(0))) itls = pooledChunkGaps(run);

@@ -15,7 +15,7 @@
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { pooledChunkGaps } from '../base/series.ts';
 import {
-  chunkGaps, collect, firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize,
+  chunkGaps, collect, collectAll, firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize,
   type Maybe, type Slo, type Summary,
 } from '../base/definitions.ts';
 
@@ -168,6 +168,9 @@ export function vllmMetrics(run: BenchmarkRun, opts: { percentiles?: number[]; g
   const percents = opts.percentiles ?? [99];
   const recs = successful(run);
   const ms = (f: (r: RequestRecord) => Maybe) => vllmSummaryOf(recs, f, percents);
+  const queue = (r: RequestRecord) => vllmClientQueueTime(r, run);
+  const queued = (r: RequestRecord) => vllmE2elIncludingClientQueue(r, run);
+  collectAll(recs, [vllmTtft, vllmTpot, vllmE2el, queue, queued]); // one pass for the five (ms() reads what it kept)
   const D = vllmDuration(run);
   let out = 0;
   let inp = 0;
@@ -182,8 +185,8 @@ export function vllmMetrics(run: BenchmarkRun, opts: { percentiles?: number[]; g
     tpot: ms(vllmTpot),
     itl: vllmItlSummary(run, percents),
     e2el: ms(vllmE2el),
-    clientQueueTime: ms((r) => vllmClientQueueTime(r, run)),
-    e2elIncludingClientQueue: ms((r) => vllmE2elIncludingClientQueue(r, run)),
+    clientQueueTime: ms(queue),
+    e2elIncludingClientQueue: ms(queued),
     requestThroughput: recs.length / D,
     outputThroughput: out / D,
     totalTokenThroughput: (inp + out) / D,

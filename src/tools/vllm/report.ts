@@ -8,7 +8,7 @@ import type { SpeedRowOf, SpeedSpec } from '../base/descriptor.ts';
 import { percentileWithInterval } from '../../stats/interval.ts';
 import { vllmMetrics, vllmTpotSummary } from './definitions.ts';
 import { medianOf } from '../base/definitions.ts';
-import { pooledChunkGaps, sortedValues } from '../base/series.ts';
+import { countAbove, pooledChunkGaps, sortedValues } from '../base/series.ts';
 
 export function vllmReport(run: BenchmarkRun): ReportRow[] {
   const rows: ReportRow[] = [];
@@ -26,8 +26,7 @@ export function vllmReport(run: BenchmarkRun): ReportRow[] {
     const pi = percentileWithInterval(sortedValues(itls), 0.99, 0.95, 'numpy-linear', { sorted: true });
     const row = rows.find((r) => r.tool === 'vllm' && r.metric === 'p99_itl_ms');
     if (row) row.note = `${fmtInterval(pi.interval[0], pi.interval[1], 1000)} (i.i.d. assumption; gaps are not independent)`;
-    let big = 0;
-    for (let i = 0; i < itls.length; i++) if (itls[i] > 0.1) big++;
+    const big = countAbove(itls, 0.1);
     rows.push({ tool: 'vllm', metric: 'share of ITL gaps > 100 ms', value: big / itls.length, unit: '1', n: itls.length, quantity: 'ITL', stat: 'share of gaps > 100 ms', needs: [R, 'chunkTimes'] });
   }
   const W: Capability[] = [R, 'runWindow'];
