@@ -12,7 +12,12 @@
  * an AIPerf profile_export.jsonl from a real export's records, repeated with
  * every nanosecond timestamp shifted past the previous copy, and a vLLM
  * --save-detailed result whose per-request arrays repeat a real vLLM file's
- * requests on one clock. Set BENCH_METRICS_MB to change the size.
+ * requests on one clock. Each copy's inter-chunk gaps are moved by a few
+ * hundred nanoseconds ({@link jitterNs}), as a real run's timer gives every
+ * gap its own value: copied exactly, a 200 MB file would hold a few hundred
+ * distinct gaps among millions, which the definitions count instead of
+ * sorting, and the bench would time a shortcut real files never take. Set
+ * BENCH_METRICS_MB to change the size.
  *
  * Then the explorer's omission-at-90% preset: simulating it vs computing
  * every tool's per-user speeds on it (goal: the definitions take no longer).
@@ -47,12 +52,20 @@ async function build(path: string, make: (write: (s: string) => Promise<void>) =
   renameSync(tmp, path);
 }
 
+/**
+ * Nanoseconds added to gap `j` of request `i` in copy `copy` (0 for the real
+ * file's own copy): a fixed pseudo-random spread of 0 to 996 ns.
+ */
+const jitterNs = (copy: number, i: number, j: number) => (copy === 0 ? 0 : (copy * 7919 + i * 104729 + j * 1299709) % 997);
+
 const NS_FIELD = /("(?:credit_issued|request_start|request_ack|request_end|cancellation_time|timestamp)_ns"\s*:\s*)(\d+)/g;
+
+const ICL = /("inter_chunk_latency"\s*:\s*\{\s*"value"\s*:\s*\[)([^\]]+)\]/;
 
 /** AIPerf: the real export's records repeated, each copy shifted by the file's span + 1 s. */
 async function aiperfFile(): Promise<string> {
   const src = join(REAL, 'aiperf', 'aiperf-examples-run1_profile_export.jsonl');
-  const path = join(OUT, `aiperf-${MB}mb_profile_export.jsonl`);
+  const path = join(OUT, `aiperf-${MB}mb-jittered_profile_export.jsonl`);
   const lines = readFileSync(src, 'utf8').split('\n').filter((l) => l.trim() !== '');
   let lo = -1n;
   let hi = 0n;
@@ -68,7 +81,11 @@ async function aiperfFile(): Promise<string> {
     for (let k = 0; k < copies; k++) {
       const d = shift * BigInt(k);
       let chunk = '';
-      for (const l of lines) chunk += l.replace(NS_FIELD, (_, key: string, v: string) => key + String(BigInt(v) + d)) + '\n';
+      lines.forEach((l, i) => {
+        const shifted = l.replace(NS_FIELD, (_, key: string, v: string) => key + String(BigInt(v) + d));
+        // inter_chunk_latency is in ms with nanosecond digits: each gap moves by its jitter, in whole nanoseconds
+        chunk += shifted.replace(ICL, (_, open: string, list: string) => open + list.split(',').map((v, j) => String((Math.round(Number(v) * 1e6) + jitterNs(k, i, j)) / 1e6)).join(',') + ']') + '\n';
+      });
       await write(chunk);
     }
   });
@@ -78,13 +95,14 @@ async function aiperfFile(): Promise<string> {
 /** vLLM --save-detailed: the real file's requests repeated back to back on one perf_counter clock. */
 async function vllmFile(): Promise<string> {
   const src = JSON.parse(readFileSync(join(REAL, 'vllm', 'lambdalabs-llama3-8b-h100-len2048.json'), 'utf8'));
-  const path = join(OUT, `vllm-${MB}mb-detailed.json`);
+  const path = join(OUT, `vllm-${MB}mb-jittered-detailed.json`);
   const n0 = src.ttfts.length as number;
   const perRequest = JSON.stringify(src.itls).length / n0 + 60;
   const n = Math.ceil((MB * 1e6) / perRequest);
   await build(path, async (write) => {
     // Requests leave every 10 ms; each one's latency is its TTFT + Σ ITL, as the file's writer timed it.
-    const lat = (i: number) => src.ttfts[i % n0] + (src.itls[i % n0] as number[]).reduce((a: number, b: number) => a + b, 0);
+    const itl = (i: number) => (src.itls[i % n0] as number[]).map((v, j) => v + jitterNs(Math.floor(i / n0), i % n0, j) * 1e-9);
+    const lat = (i: number) => src.ttfts[i % n0] + itl(i).reduce((a: number, b: number) => a + b, 0);
     const starts: number[] = [];
     for (let i = 0; i < n; i++) starts.push(1000 + i * 0.01);
     const end = starts.reduce((m, s, i) => Math.max(m, s + lat(i)), 0);
@@ -105,7 +123,7 @@ async function vllmFile(): Promise<string> {
     await arr('input_lens', (i) => String(src.input_lens[i % n0]));
     await arr('output_lens', (i) => String(src.output_lens[i % n0]));
     await arr('ttfts', (i) => String(src.ttfts[i % n0]));
-    await arr('itls', (i) => JSON.stringify(src.itls[i % n0]));
+    await arr('itls', (i) => JSON.stringify(itl(i)));
     await arr('start_times', (i) => String(starts[i]));
     await arr('latencies', (i) => String(lat(i)));
     await arr('errors', () => '""');
