@@ -140,15 +140,23 @@ function radixSortInPlace(a: Float64Array): boolean {
 
 /** Below this many keys a bucket is finished by insertion. */
 const INSERTION_MAX = 32;
+/**
+ * Inside a large sort, a bucket of non-negative values below this size is
+ * finished by the engine's sort of that range: the engine's loops are hot by
+ * then, and one more byte of radix passes over a small bucket costs more than
+ * it saves (8.6 million distinct gaps of a 200 MB vLLM file: 1.02 s with
+ * buckets of up to RADIX_MIN handed over, 0.75 s with buckets of up to 1,024).
+ */
+const BUCKET_ENGINE_MAX = 1024;
 
 /**
  * Sorts the keys [from, to) (pairs of words: lo, hi) whose bytes above `byte`
  * are equal. `values`, when the keys are the values' own bits, lets a bucket
- * below RADIX_MIN go to the engine's sort of that range.
+ * below BUCKET_ENGINE_MAX go to the engine's sort of that range.
  */
 function sortKeys(k: Uint32Array, from: number, to: number, byte: number, starts: Uint32Array, next: Uint32Array, values: Float64Array | null): void {
   const n = to - from;
-  if (values !== null && n < RADIX_MIN) {
+  if (values !== null && n < BUCKET_ENGINE_MAX) {
     values.subarray(from, to).sort();
     return;
   }
