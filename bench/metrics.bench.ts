@@ -12,9 +12,9 @@
  * an AIPerf profile_export.jsonl from a real export's records, repeated with
  * every nanosecond timestamp shifted past the previous copy, and a vLLM
  * --save-detailed result whose per-request arrays repeat a real vLLM file's
- * requests on one clock. Each copy's inter-chunk gaps are moved by a few
- * hundred nanoseconds ({@link jitterNs}), as a real run's timer gives every
- * gap its own value: copied exactly, a 200 MB file would hold a few hundred
+ * requests on one clock. Each copy's inter-chunk gaps are moved by up to a
+ * millisecond ({@link jitterNs}), so that nearly every gap has its own value,
+ * as in a real run: copied exactly, a 200 MB file would hold a few hundred
  * distinct gaps among millions, which the definitions count instead of
  * sorting, and the bench would time a shortcut real files never take. Set
  * BENCH_METRICS_MB to change the size.
@@ -54,9 +54,10 @@ async function build(path: string, make: (write: (s: string) => Promise<void>) =
 
 /**
  * Nanoseconds added to gap `j` of request `i` in copy `copy` (0 for the real
- * file's own copy): a fixed pseudo-random spread of 0 to 996 ns.
+ * file's own copy): a fixed pseudo-random spread over a millisecond (a prime
+ * number of values, so the copies of one gap do not repeat each other's).
  */
-const jitterNs = (copy: number, i: number, j: number) => (copy === 0 ? 0 : (copy * 7919 + i * 104729 + j * 1299709) % 997);
+const jitterNs = (copy: number, i: number, j: number) => (copy === 0 ? 0 : (copy * 7919 + i * 104729 + j * 1299709) % 999_983);
 
 const NS_FIELD = /("(?:credit_issued|request_start|request_ack|request_end|cancellation_time|timestamp)_ns"\s*:\s*)(\d+)/g;
 
@@ -65,7 +66,7 @@ const ICL = /("inter_chunk_latency"\s*:\s*\{\s*"value"\s*:\s*\[)([^\]]+)\]/;
 /** AIPerf: the real export's records repeated, each copy shifted by the file's span + 1 s. */
 async function aiperfFile(): Promise<string> {
   const src = join(REAL, 'aiperf', 'aiperf-examples-run1_profile_export.jsonl');
-  const path = join(OUT, `aiperf-${MB}mb-jittered_profile_export.jsonl`);
+  const path = join(OUT, `aiperf-${MB}mb-distinct_profile_export.jsonl`);
   const lines = readFileSync(src, 'utf8').split('\n').filter((l) => l.trim() !== '');
   let lo = -1n;
   let hi = 0n;
@@ -95,7 +96,7 @@ async function aiperfFile(): Promise<string> {
 /** vLLM --save-detailed: the real file's requests repeated back to back on one perf_counter clock. */
 async function vllmFile(): Promise<string> {
   const src = JSON.parse(readFileSync(join(REAL, 'vllm', 'lambdalabs-llama3-8b-h100-len2048.json'), 'utf8'));
-  const path = join(OUT, `vllm-${MB}mb-jittered-detailed.json`);
+  const path = join(OUT, `vllm-${MB}mb-distinct-detailed.json`);
   const n0 = src.ttfts.length as number;
   const perRequest = JSON.stringify(src.itls).length / n0 + 60;
   const n = Math.ceil((MB * 1e6) / perRequest);

@@ -33,6 +33,13 @@ export function sortInPlace(a: Float64Array): Float64Array {
 }
 
 /**
+ * How many values the few-distinct paths look at before giving up on input whose values are
+ * mostly distinct (more than half of the first this many). Giving up only costs time: the
+ * values are then sorted, to the same result.
+ */
+export const DISTINCT_PROBE = 4096;
+
+/**
  * Sorts `a` in place when it holds few distinct values (at most one in
  * eight, and at most 2^16: a simulated run's chunk gaps repeat its handful of
  * step durations), by counting each distinct bit pattern in a hash table,
@@ -41,6 +48,8 @@ export function sortInPlace(a: Float64Array): Float64Array {
  * false, leaving `a` untouched, when there are more distinct values or a NaN.
  */
 function sortFewDistinctInPlace(a: Float64Array): boolean {
+  // (gives up at DISTINCT_PROBE values too when half of them differ: a real run's distinct
+  // values would otherwise be hashed up to the cap, on every large series, before the sort)
   const n = a.length;
   const cap = Math.min(1 << 16, n >>> 3);
   let size = 2;
@@ -52,6 +61,7 @@ function sortFewDistinctInPlace(a: Float64Array): boolean {
   const words = new Uint32Array(a.buffer, a.byteOffset, n * 2);
   let distinct = 0;
   for (let i = 0; i < n; i++) {
+    if (i === DISTINCT_PROBE && distinct > DISTINCT_PROBE / 2) return false;
     const lo = words[2 * i];
     const hi = words[2 * i + 1];
     if ((hi & 0x7ff00000) === 0x7ff00000 && ((hi & 0xfffff) | lo) !== 0) return false; // NaN

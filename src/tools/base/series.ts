@@ -16,7 +16,7 @@
  * coarse clock, requests repeated) are counted so from any source.
  */
 import type { BenchmarkRun } from './records.ts';
-import { sortAsc, sortInPlace } from '../../stats/percentile.ts';
+import { DISTINCT_PROBE, sortAsc, sortInPlace } from '../../stats/percentile.ts';
 
 const gapsOf = new WeakMap<BenchmarkRun, ArrayLike<number>>();
 const builderOf = new WeakMap<BenchmarkRun, () => Runs | null>();
@@ -113,8 +113,9 @@ const COUNT_MAX_DISTINCT = 1 << 18;
  * series the sort gives, bit for bit: the same subtraction of the same two
  * times per gap, and runs hold no NaN, no −0 and no infinity (a gap that is
  * one of those, or too many distinct ones, gives null: the gaps are then
- * sorted, as before). Gives up as soon as it knows, so a run of distinct gaps
- * pays for a few hundred thousand of them at most.
+ * sorted, as before). Gives up as soon as it knows, and at DISTINCT_PROBE
+ * gaps when half of them differ, so a run of distinct gaps (a real run's)
+ * pays for a few thousand of them.
  */
 function countedGapRuns(run: BenchmarkRun): Runs | null {
   let n = 0;
@@ -132,10 +133,12 @@ function countedGapRuns(run: BenchmarkRun): Runs | null {
   let keys = new Float64Array(size);
   let counts = new Uint32Array(size);
   let distinct = 0;
+  let seen = 0;
   for (const r of run.records) {
     const c = r.chunkTimes;
     if (!r.ok || !c) continue;
     for (let k = 1; k < c.length; k++) {
+      if (++seen === DISTINCT_PROBE && distinct > DISTINCT_PROBE / 2) return null;
       const g = c[k] - c[k - 1];
       // finite and not −0: then === is equality of the bits
       if (!(Math.abs(g) < Infinity) || (g === 0 && 1 / g < 0)) return null;
