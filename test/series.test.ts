@@ -215,7 +215,7 @@ describe('weightedPercentiles without the comparator sort', () => {
     }
     return out;
   }
-  it('gives what the ordered merge gives: ties, −0 and +0, infinities, token weights, fractional weights (the ordered merge itself)', () => {
+  it('gives what the ordered merge gives: ties, −0 and +0, infinities, weights of one, token weights, fractional weights (the ordered merge itself)', () => {
     let seed = 11;
     const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
     const ps = [0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1];
@@ -223,7 +223,8 @@ describe('weightedPercentiles without the comparator sort', () => {
       const n = 1 + Math.floor(rnd() * 300);
       const pool = [-0, 0, Infinity, -Infinity, 1, 2.5, ...Array.from({ length: 20 }, () => rnd() * 100)];
       const values = Array.from({ length: n }, () => (rnd() < 0.5 ? pool[Math.floor(rnd() * pool.length)] : rnd() * 100));
-      const weights = t % 3 === 0 ? undefined : Array.from({ length: n }, () => (t % 3 === 1 ? Math.floor(rnd() * 500) : rnd() * 3));
+      // none, GuideLLM's weights of one (counted per distinct value), token counts, fractions
+      const weights = t % 4 === 0 ? undefined : t % 4 === 3 ? new Array<number>(n).fill(1) : Array.from({ length: n }, () => (t % 4 === 1 ? Math.floor(rnd() * 500) : rnd() * 3));
       const got = weightedPercentiles(values, ps, weights);
       const want = reference(values, ps, weights);
       expect(got.map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual(want.map((x) => (Object.is(x, -0) ? '-0' : x)));

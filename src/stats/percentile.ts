@@ -366,15 +366,18 @@ function mergedByValueInOrder(values: Numbers, weights?: Numbers): Merged {
 function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   const n = values.length;
   let total = 0;
+  let unit = true;
   for (let i = 0; i < n; i++) {
     const x = values[i];
     const wi = weights ? weights[i] : 1;
     if (x !== x || !Number.isInteger(wi) || wi < 0) return null;
     total += wi;
+    if (wi !== 1) unit = false;
   }
   // every partial sum is at most the total, so a safe total means every sum was exact
   if (!Number.isSafeInteger(total)) return null;
   const sorted = sortAsc(values);
+  if (unit) return mergedCounts(values, sorted, total);
   let d = 0;
   for (let k = 0; k < n; k++) if (d === 0 || sorted[k] !== sorted[d - 1]) sorted[d++] = sorted[k];
   const v = sorted.subarray(0, d);
@@ -396,6 +399,36 @@ function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
     w[lo] += weights ? weights[i] : 1;
   }
   return { v, w, total };
+}
+
+/**
+ * {@link mergedByValue} when every weight is 1: each distinct value's weight is
+ * the length of its run in the sorted values, counted in one pass (no search
+ * per value). Of the values that compare equal, only −0 and +0 differ in form;
+ * their place keeps the form of the first zero in `values`, as the merge by
+ * index keeps it.
+ */
+function mergedCounts(values: Numbers, sorted: Float64Array, total: number): Merged {
+  const n = sorted.length;
+  const w = new Float64Array(n);
+  let d = 0;
+  for (let k = 0; k < n; k++) {
+    if (d === 0 || sorted[k] !== sorted[d - 1]) {
+      sorted[d] = sorted[k];
+      w[d++] = 1;
+    } else w[d - 1]++;
+  }
+  const v = sorted.subarray(0, d);
+  const zero = v.indexOf(0);
+  if (zero >= 0) {
+    for (let i = 0; i < n; i++) {
+      if (values[i] === 0) {
+        v[zero] = values[i];
+        break;
+      }
+    }
+  }
+  return { v, w: w.subarray(0, d), total };
 }
 
 /** Weighted mean Σ w·v / Σ w (GuideLLM's token-weighted means). */
