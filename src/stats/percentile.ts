@@ -448,10 +448,10 @@ function mergedByValueInOrder(values: Numbers, weights?: Numbers): Merged {
 /**
  * The same merge without the comparator sort, when the order of the sums cannot
  * matter: whole, non-negative weights (GuideLLM's are token counts, or 1)
- * whose total is exact, and no NaN. The values are sorted (sortAsc, in the
- * engine's order), each value finds its place among the distinct ones and
- * adds its weight there, and each place keeps its first index's form (of −0
- * and +0, whichever comes first, as the ordered merge keeps it). Null otherwise.
+ * whose total is exact, and no NaN. The values are sorted in the engine's
+ * order with their weights beside them ({@link sortedWithWeights}), and each
+ * run of equal values adds up its weights; the place of the zeros keeps the
+ * form of the first zero in `values`, as the merge by index keeps it. Null otherwise.
  */
 function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   const n = values.length;
@@ -466,37 +466,25 @@ function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   }
   // every partial sum is at most the total, so a safe total means every sum was exact
   if (!Number.isSafeInteger(total)) return null;
-  const sorted = sortAsc(values);
-  if (unit) return mergedCounts(values, sorted, total);
+  if (unit) return mergedCounts(values, sortAsc(values), total);
+  const { sorted, sortedWeights: w } = sortedWithWeights(values, weights!);
   let d = 0;
-  for (let k = 0; k < n; k++) if (d === 0 || sorted[k] !== sorted[d - 1]) sorted[d++] = sorted[k];
-  const v = sorted.subarray(0, d);
-  const w = new Float64Array(d);
-  const seen = new Uint8Array(d);
-  for (let i = 0; i < n; i++) {
-    const x = values[i];
-    let lo = 0;
-    let hi = d - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (v[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    if (!seen[lo]) {
-      seen[lo] = 1;
-      v[lo] = x;
-    }
-    w[lo] += weights ? weights[i] : 1;
+  for (let k = 0; k < n; k++) {
+    if (d === 0 || sorted[k] !== sorted[d - 1]) {
+      sorted[d] = sorted[k];
+      // + 0: a weight of −0 counts as the +0 a sum from 0 gives
+      w[d++] = w[k] + 0;
+    } else w[d - 1] += w[k];
   }
-  return { v, w, total };
+  const v = sorted.subarray(0, d);
+  keepFirstZeroForm(values, v);
+  return { v, w: w.subarray(0, d), total };
 }
 
 /**
  * {@link mergedByValue} when every weight is 1: each distinct value's weight is
  * the length of its run in the sorted values, counted in one pass (no search
- * per value). Of the values that compare equal, only −0 and +0 differ in form;
- * their place keeps the form of the first zero in `values`, as the merge by
- * index keeps it.
+ * per value).
  */
 function mergedCounts(values: Numbers, sorted: Float64Array, total: number): Merged {
   const n = sorted.length;
@@ -509,16 +497,146 @@ function mergedCounts(values: Numbers, sorted: Float64Array, total: number): Mer
     } else w[d - 1]++;
   }
   const v = sorted.subarray(0, d);
+  keepFirstZeroForm(values, v);
+  return { v, w: w.subarray(0, d), total };
+}
+
+/**
+ * Of the values that compare equal, only −0 and +0 differ in form: the place
+ * of the zeros among the distinct values `v` takes the form of the first zero
+ * in `values`, as the merge by index keeps it.
+ */
+function keepFirstZeroForm(values: Numbers, v: Float64Array): void {
   const zero = v.indexOf(0);
-  if (zero >= 0) {
-    for (let i = 0; i < n; i++) {
-      if (values[i] === 0) {
-        v[zero] = values[i];
-        break;
-      }
+  if (zero < 0) return;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === 0) {
+      v[zero] = values[i];
+      return;
     }
   }
-  return { v, w: w.subarray(0, d), total };
+}
+
+/**
+ * `values` ascending in the order of {@link sortAsc} (−0 before +0), each with
+ * its weight beside it, by the values' order-preserving bits (as
+ * {@link radixSortInPlace} makes them): one pass on the top 16 bits into
+ * buckets, then each bucket on its low 48 bits, least significant byte first,
+ * the weights carried through every pass. Finding each value's place among
+ * the sorted ones afterwards, by a search per value, read places at random in
+ * arrays too large for the cache and cost several times the sort; so would
+ * byte passes over the whole series, where a bucket's fit in the cache.
+ */
+function sortedWithWeights(values: Numbers, weights: Numbers): { sorted: Float64Array; sortedWeights: Float64Array } {
+  const n = values.length;
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const lo = new Uint32Array(n);
+  const hi = new Uint32Array(n);
+  const w = Float64Array.from(weights);
+  // ends[b + 1]: first the size of bucket b (the key's top 16 bits), then where it ends
+  const ends = new Uint32Array((1 << 16) + 1);
+  for (let i = 0; i < n; i++) {
+    bits[0] = values[i];
+    const neg = words[1] >>> 31;
+    lo[i] = neg ? ~words[0] >>> 0 : words[0];
+    const h = neg ? ~words[1] >>> 0 : (words[1] | 0x80000000) >>> 0;
+    hi[i] = h;
+    ends[(h >>> 16) + 1]++;
+  }
+  for (let b = 0; b < 1 << 16; b++) ends[b + 1] += ends[b];
+  const next = ends.slice(0, 1 << 16);
+  const lo2 = new Uint32Array(n);
+  const hi2 = new Uint32Array(n);
+  const w2 = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = next[hi[i] >>> 16]++;
+    lo2[j] = lo[i];
+    hi2[j] = hi[i];
+    w2[j] = w[i];
+  }
+  const counts = new Uint32Array(6 * 256);
+  for (let b = 0; b < 1 << 16; b++) {
+    const from = ends[b];
+    const to = ends[b + 1];
+    if (to - from > INSERTION_MAX) sortBucketLowBits(lo2, hi2, w2, lo, hi, w, from, to, counts);
+    else if (to - from > 1) insertionSortWithWeights(lo2, hi2, w2, from, to);
+  }
+  const sorted = new Float64Array(n);
+  const out = new Uint32Array(sorted.buffer);
+  for (let i = 0; i < n; i++) {
+    const pos = hi2[i] >>> 31;
+    out[2 * i] = pos ? lo2[i] : ~lo2[i] >>> 0;
+    out[2 * i + 1] = pos ? (hi2[i] & 0x7fffffff) >>> 0 : ~hi2[i] >>> 0;
+  }
+  return { sorted, sortedWeights: w2 };
+}
+
+/**
+ * Sorts keys [from, to) of (lo, hi), whose top 16 bits are equal, with their
+ * weights, on the low 48 bits: a stable pass per byte from the lowest, each
+ * into the same range of the scratch arrays and back (a pass whose byte is
+ * the same in every key is skipped); the result ends in (lo, hi, w).
+ */
+function sortBucketLowBits(lo: Uint32Array, hi: Uint32Array, w: Float64Array, lo2: Uint32Array, hi2: Uint32Array, w2: Float64Array, from: number, to: number, counts: Uint32Array): void {
+  const m = to - from;
+  counts.fill(0);
+  for (let i = from; i < to; i++) {
+    const l = lo[i];
+    const h = hi[i];
+    counts[l & 255]++;
+    counts[256 + ((l >>> 8) & 255)]++;
+    counts[512 + ((l >>> 16) & 255)]++;
+    counts[768 + (l >>> 24)]++;
+    counts[1024 + (h & 255)]++;
+    counts[1280 + ((h >>> 8) & 255)]++;
+  }
+  let [sl, sh, sw, dl, dh, dw] = [lo, hi, w, lo2, hi2, w2];
+  for (let p = 0; p < 6; p++) {
+    const c = p * 256;
+    let sum = from;
+    let single = false;
+    for (let d = 0; d < 256; d++) {
+      const k = counts[c + d];
+      if (k === m) single = true;
+      counts[c + d] = sum;
+      sum += k;
+    }
+    if (single) continue;
+    const key = p < 4 ? sl : sh;
+    const shift = 8 * (p & 3);
+    for (let i = from; i < to; i++) {
+      const j = counts[c + ((key[i] >>> shift) & 255)]++;
+      dl[j] = sl[i];
+      dh[j] = sh[i];
+      dw[j] = sw[i];
+    }
+    [sl, sh, sw, dl, dh, dw] = [dl, dh, dw, sl, sh, sw];
+  }
+  if (sl !== lo) {
+    lo.set(sl.subarray(from, to), from);
+    hi.set(sh.subarray(from, to), from);
+    w.set(sw.subarray(from, to), from);
+  }
+}
+
+/** Insertion sort of keys [from, to) of (lo, hi), with their weights (a small bucket). */
+function insertionSortWithWeights(lo: Uint32Array, hi: Uint32Array, w: Float64Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const l = lo[i];
+    const h = hi[i];
+    const x = w[i];
+    let j = i - 1;
+    while (j >= from && (hi[j] > h || (hi[j] === h && lo[j] > l))) {
+      lo[j + 1] = lo[j];
+      hi[j + 1] = hi[j];
+      w[j + 1] = w[j];
+      j--;
+    }
+    lo[j + 1] = l;
+    hi[j + 1] = h;
+    w[j + 1] = x;
+  }
 }
 
 /** Weighted mean Σ w·v / Σ w (GuideLLM's token-weighted means). */
