@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inputLines, textInput, type ResultInput } from '../src/tools/base/input.ts';
 import { parseJsonChunks } from '../src/tools/base/json-stream.ts';
-import { parsePythonJson } from '../src/tools/base/json-text.ts';
+import { parsePythonJson, type Json } from '../src/tools/base/json-text.ts';
+import { isNumberLists, NumberListsBuilder, type NumberLists } from '../src/tools/base/number-lists.ts';
 import { importResult } from '../src/importers/index.ts';
 import { openResultInput } from '../src/importers/load.ts';
 import { UserError } from '../src/errors.ts';
@@ -49,6 +50,31 @@ describe('a JSON document read from pieces', () => {
       }
     });
   }
+  it('keeps a large top-level list of lists of numbers packed, every element as parsed (lists across blocks, empty ones, others)', () => {
+    // 1,024 lists of 1,024 fill the first block of 2^20 numbers exactly; then an empty list, one longer than a block, odd elements
+    const lists: Json[] = Array.from({ length: 1024 }, (_, i) => Array.from({ length: 1024 }, (_, k) => i + k / 1024));
+    lists.push([], Array.from({ length: (1 << 20) + 1 }, (_, k) => k), [], [1, 'x'], null, 'x', [-0, NaN, Infinity], [5, 6, 7], []);
+    const b = new NumberListsBuilder();
+    for (const l of lists) b.add(l);
+    const packed = b.done();
+    expect(packed.length).toBe(lists.length);
+    // element by element (Object.is: −0 and NaN kept); toStrictEqual of two million numbers takes seconds
+    const same = (got: Json[], want: Json[]) => got.length === want.length && got.every((g, i) => (Array.isArray(g) && Array.isArray(want[i]) ? g.length === (want[i] as Json[]).length && g.every((x, k) => Object.is(x, (want[i] as Json[])[k])) : Object.is(g, want[i])));
+    expect(same(packed.toJSON(), lists)).toBe(true);
+    expect(same(packed.toJSON().slice(1020, 1040), lists.slice(1019, 1039))).toBe(false);
+    expect(packed.numbers(1024)).toHaveLength(0);
+    expect(packed.numbers(1025)).toBeNull(); // longer than a block: kept as parsed
+    expect(packed.other(1028)).toBeNull();
+    expect(packed.other(1029)).toBe('x');
+    expect(packed.other(1031)).toBeUndefined();
+    expect(Object.is(packed.numbers(1030)![0], -0)).toBe(true);
+    expect(packed.at(lists.length)).toBeUndefined();
+    const text = JSON.stringify({ a: 1, itls: lists.slice(1020, 1035).concat(lists.slice(1026)) });
+    const r = parseJsonChunks(pieces(text, 4096), { listSinks: { itls: () => new NumberListsBuilder() } });
+    const itls = 'value' in r ? (r.value as { itls: unknown }).itls : null;
+    expect(isNumberLists(itls)).toBe(true);
+    expect(same((itls as NumberLists).toJSON(), JSON.parse(text).itls)).toBe(true);
+  });
   it('keeps "__proto__" as an own key, as JSON.parse does', () => {
     const text = '{"__proto__": {"x": 1}, "a": [1, 2, 3]}';
     const r = parseJsonChunks(pieces(text, 3), { smallValue: 2 });
@@ -178,6 +204,49 @@ describe('a file larger than the head streams through the same readers', () => {
     })();
     expect(e).toBeInstanceOf(UserError);
     expect((e as Error).message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: invalid JSON \\(the text ends early: truncated\\?\\): the file ends in filler\\[\\d+\\] at byte ${text.length - 1000}`));
+  });
+  it('a vLLM --save-detailed document whose itls are read packed: same records, aggregates and errors as the whole text', () => {
+    // the fixture's five requests repeated 4,000 times on one clock: itls far above the size parsed whole, so kept packed
+    const one = JSON.parse(readFileSync(join(FIXTURES, 'vllm-bench-serve.json'), 'utf8'));
+    const n = 12000;
+    const doc = { ...one, num_prompts: n, completed: (n / 5) * 4, failed: n / 5, duration: (n / 5) * 1.1 + 1 };
+    for (const key of ['latencies', 'queue_times', 'input_lens', 'output_lens', 'ttfts', 'itls', 'errors']) doc[key] = Array.from({ length: n }, (_, i) => one[key][i % 5]);
+    doc.start_times = Array.from({ length: n }, (_, i) => one.start_times[i % 5] + Math.floor(i / 5) * 1.1);
+    doc.filler = Array.from({ length: 20000 }, (_, i) => `pad ${i} ${'x'.repeat(40)}`);
+    expect(JSON.stringify(doc.itls).length).toBeGreaterThan(2 * 65536);
+    const path = join(dir, 'packed.json');
+    const same = (text: string) => {
+      writeFileSync(path, text);
+      const input = openResultInput(path);
+      expect(input.whole).toBe(false);
+      const result = (f: () => unknown) => {
+        try {
+          return f();
+        } catch (err) {
+          return (err as Error).message;
+        }
+      };
+      expect(result(() => importResult(path, input))).toStrictEqual(result(() => asWhole(path, text)));
+      return result(() => importResult(path, openResultInput(path)));
+    };
+    expect(same(JSON.stringify(doc))).toHaveProperty('format', 'vllm');
+    const { start_times: _, latencies: __, ...ownClock } = doc;
+    expect(same(JSON.stringify(ownClock))).toHaveProperty('format', 'vllm');
+    // a gap that is not a duration, an element that is not a list, one that holds a string, a list of the wrong length: each named as before
+    const broken = (i: number, v: unknown, d: object = doc) => JSON.stringify({ ...d, itls: (d as { itls: unknown[] }).itls.map((x, j) => (j === i ? v : x)) });
+    expect(same(broken(9001, [0.1, -0.5, 0.1]))).toMatch(/itls\[9001\]\[1\] = -0.5 is negative/);
+    expect(same(broken(9001, [0.1, 4000]))).toMatch(/itls\[9001\]\[1\] = 4000 s is implausible/);
+    expect(same(broken(10002, 'x'))).toMatch(/itls\[10002\] should be a list, found a string/);
+    expect(same(broken(10002, [0.1, '0.2']))).toMatch(/itls\[10002\]\[1\] should be a number, found a string "0.2"/);
+    expect(same(broken(10002, [0.1, 'x'], ownClock))).toMatch(/itls\[10002\]\[1\] should be a number/);
+    expect(same(JSON.stringify({ ...doc, itls: doc.itls.slice(1) }))).toMatch(/itls has 11999 entries but the file describes 12000 requests/);
+    expect(same(JSON.stringify(doc).replace('"itls":[[0.1,0.1,0.1]', '"itls":[[0.1,NaN,0.1]'))).toMatch(/itls\[0\]\[1\] = NaN: a finite number is needed here/);
+    // SGLang's itls, in a result of one run written as one large document
+    const run = JSON.parse(readFileSync(join(FIXTURES, 'sglang-bench-serving.jsonl'), 'utf8').split('\n')[0]);
+    const sglang = { ...run, completed: 4500, filler: doc.filler };
+    for (const key of ['input_lens', 'output_lens', 'ttfts', 'itls', 'errors']) sglang[key] = Array.from({ length: 6000 }, (_, i) => run[key][i % 4]);
+    expect(same(JSON.stringify(sglang))).toHaveProperty('format', 'sglang');
+    expect(same(JSON.stringify({ ...sglang, itls: sglang.itls.map((x: unknown, i: number) => (i === 5001 ? [0.1, -1] : x)) }))).toMatch(/itls\[5001\]\[1\] = -1 is negative/);
   });
   it('reads the text whatever its bytes: ASCII pieces, then a character cut between two reads, a byte-order mark', () => {
     const path = join(dir, 'text.txt');

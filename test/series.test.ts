@@ -229,6 +229,17 @@ describe('weightedPercentiles without the comparator sort', () => {
       const want = reference(values, ps, weights);
       expect(got.map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual(want.map((x) => (Object.is(x, -0) ? '-0' : x)));
     }
+  });  it('gives what the ordered merge gives on large series with token weights (buckets sorted by their low bits, negative values, zeros of both signs)', () => {
+    let seed = 12;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const ps = [0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1];
+    for (const [n, spread] of [[50_000, 1e-3], [50_000, 1e6], [3_000, 10]] as const) {
+      const values = Array.from({ length: n }, (_, i) => (i % 97 === 0 ? -0 : i % 89 === 0 ? 0 : i % 83 === 0 ? -rnd() * spread : i % 5 === 0 ? Math.round(rnd() * 20) : 17 + rnd() * spread));
+      const weights = Array.from({ length: n }, () => Math.floor(rnd() * 500));
+      const got = weightedPercentiles(values, ps, weights);
+      const want = reference(values, ps, weights);
+      expect(got.map((x) => (Object.is(x, -0) ? '-0' : x)), `n = ${n}, spread ${spread}`).toEqual(want.map((x) => (Object.is(x, -0) ? '-0' : x)));
+    }
   });
 });
 

@@ -240,6 +240,22 @@ describe('sortAsc (radix path for large inputs)', () => {
     const want = Float64Array.from(x).sort();
     expect(Buffer.from(sortAsc(x).buffer).equals(Buffer.from(want.buffer))).toBe(true);
   });
+  it('orders non-negative values exactly like Float64Array.prototype.sort, across buckets large and small (+0, denormals, whole numbers, +∞)', async () => {
+    const { sortAsc } = await import('../src/stats/percentile.ts');
+    const { createRng } = await import('../src/rng/index.ts');
+    const rng = createRng(8);
+    for (const n of [16_384, 300_000]) {
+      const x = Float64Array.from({ length: n }, (_, i) => {
+        const u = rng.random();
+        // a wide spread (many small buckets), one crowded narrow range (a bucket sorted by its low bits), values whose low bits are all 0
+        if (i % 4 === 0) return u < 0.01 ? 0 : u < 0.02 ? Infinity : u < 0.03 ? 5e-324 * rng.int(1, 1000) : rng.random() * 10 ** rng.int(-300, 300);
+        if (i % 4 === 1) return rng.int(0, 5000);
+        return 0.017 + rng.random() * 1e-3;
+      });
+      const want = Float64Array.from(x).sort();
+      expect(Buffer.from(sortAsc(x).buffer).equals(Buffer.from(want.buffer)), `n = ${n}`).toBe(true);
+    }
+  });
   it('orders exactly like Float64Array.prototype.sort when few values are distinct (a simulated run’s gaps)', async () => {
     const { sortAsc } = await import('../src/stats/percentile.ts');
     const { createRng } = await import('../src/rng/index.ts');

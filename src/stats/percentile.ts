@@ -122,12 +122,9 @@ function radixSortInPlace(a: Float64Array): boolean {
     if (a[i] !== a[i]) return false;
     signs |= words[2 * i + 1];
   }
-  // per byte (7 = the key's top byte … 0): where each bucket starts, and the next place to fill in it
-  const starts = new Uint32Array(8 * 257);
-  const next = new Uint32Array(8 * 256);
   if (signs >>> 31 === 0) {
-    // no negative value and no −0 (a run's gaps): the bits are the key, and a small bucket is the engine's to sort
-    sortKeys(words, 0, n, 7, starts, next, a);
+    // no negative value and no −0 (a run's gaps): the bits are the key
+    sortNonNegativeInPlace(a, words);
     return true;
   }
   for (let i = 0; i < n; i++) {
@@ -137,7 +134,10 @@ function radixSortInPlace(a: Float64Array): boolean {
     words[2 * i] = neg ? ~lo >>> 0 : lo;
     words[2 * i + 1] = neg ? ~hi >>> 0 : (hi | 0x80000000) >>> 0;
   }
-  sortKeys(words, 0, n, 7, starts, next, null);
+  // per byte (7 = the key's top byte … 0): where each bucket starts, and the next place to fill in it
+  const starts = new Uint32Array(8 * 257);
+  const next = new Uint32Array(8 * 256);
+  sortKeys(words, 0, n, 7, starts, next);
   for (let i = 0; i < n; i++) {
     const lo = words[2 * i];
     const hi = words[2 * i + 1];
@@ -148,28 +148,118 @@ function radixSortInPlace(a: Float64Array): boolean {
   return true;
 }
 
-/** Below this many keys a bucket is finished by insertion. */
-const INSERTION_MAX = 32;
 /**
- * Inside a large sort, a bucket of non-negative values below this size is
+ * Inside a large sort of non-negative values, a bucket below this size is
  * finished by the engine's sort of that range: the engine's loops are hot by
- * then, and one more byte of radix passes over a small bucket costs more than
- * it saves (8.6 million distinct gaps of a 200 MB vLLM file: 1.02 s with
- * buckets of up to RADIX_MIN handed over, 0.75 s with buckets of up to 1,024).
+ * then, and radix passes over a small bucket cost more than they save.
  */
 const BUCKET_ENGINE_MAX = 1024;
+/** The buckets of the first pass: the top 16 bits of a value whose sign bit is 0. */
+const TOP_BUCKETS = 1 << 15;
+/** The low 48 bits are sorted in LOW_PASSES passes of 12 bits. */
+const LOW_DIGITS = 1 << 12;
+const LOW_PASSES = 4;
+
+/**
+ * Sorts non-negative values (no −0, no NaN), whose bits then order like the
+ * values: one pass in place on the top 16 bits (exponent and the mantissa's
+ * first four bits), then each bucket on its low 48 bits, least significant
+ * digit first, through a scratch buffer the size of the largest bucket.
+ * Passes that stream each value to its digit's place cost less than moving
+ * the values in place a byte at a time, where every swap lands at random
+ * (8.6 million distinct gaps of a 200 MB vLLM file: 0.75 s in place, 0.4 s
+ * so); a scratch for the whole series would cost 8 bytes a value, more than
+ * AIPerf's memory goal leaves, while a bucket is a fraction of it.
+ */
+function sortNonNegativeInPlace(a: Float64Array, words: Uint32Array): void {
+  const n = a.length;
+  // ends[b + 1]: first the size of bucket b, then where it ends
+  const ends = new Uint32Array(TOP_BUCKETS + 1);
+  for (let i = 0; i < n; i++) ends[(words[2 * i + 1] >>> 16) + 1]++;
+  const next = new Uint32Array(TOP_BUCKETS);
+  let largest = 0;
+  for (let b = 0; b < TOP_BUCKETS; b++) {
+    if (ends[b + 1] > largest) largest = ends[b + 1];
+    ends[b + 1] += ends[b];
+    next[b] = ends[b];
+  }
+  // each value is swapped straight into its bucket; a bucket is done when its next place reaches its end
+  for (let b = 0; b < TOP_BUCKETS; b++) {
+    const end = ends[b + 1];
+    for (let i = next[b]; i < end; i = next[b]) {
+      const d = words[2 * i + 1] >>> 16;
+      if (d === b) {
+        next[b] = i + 1;
+        continue;
+      }
+      const j = next[d]++;
+      const x = a[i];
+      a[i] = a[j];
+      a[j] = x;
+    }
+  }
+  const scratch = new Float64Array(largest >= BUCKET_ENGINE_MAX ? largest : 0);
+  const counts = new Uint32Array(LOW_PASSES * LOW_DIGITS);
+  for (let b = 0; b < TOP_BUCKETS; b++) {
+    const from = ends[b];
+    const m = ends[b + 1] - from;
+    if (m < 2) continue;
+    if (m < BUCKET_ENGINE_MAX) a.subarray(from, from + m).sort();
+    else sortLowBits(a, words, from, m, scratch, counts);
+  }
+}
+
+/** Digit `pass` (0: the lowest 12 bits) of the low 48 bits of the value at `i`. */
+function lowDigit(w: Uint32Array, i: number, pass: number): number {
+  const lo = w[2 * i];
+  if (pass === 0) return lo & 0xfff;
+  if (pass === 1) return (lo >>> 12) & 0xfff;
+  const hi = w[2 * i + 1];
+  return pass === 2 ? (lo >>> 24) | ((hi & 0xf) << 8) : (hi >>> 4) & 0xfff;
+}
+
+/**
+ * Sorts a[from, from + m), whose top 16 bits are equal, on the low 48 bits: a
+ * stable pass per digit from the lowest, each from one buffer to the other
+ * (a pass whose digit is the same in every value is skipped).
+ */
+function sortLowBits(a: Float64Array, words: Uint32Array, from: number, m: number, scratch: Float64Array, counts: Uint32Array): void {
+  counts.fill(0);
+  for (let i = from; i < from + m; i++) {
+    counts[lowDigit(words, i, 0)]++;
+    counts[LOW_DIGITS + lowDigit(words, i, 1)]++;
+    counts[2 * LOW_DIGITS + lowDigit(words, i, 2)]++;
+    counts[3 * LOW_DIGITS + lowDigit(words, i, 3)]++;
+  }
+  const scratchWords = new Uint32Array(scratch.buffer, 0, 2 * m);
+  let inA = true;
+  for (let p = 0; p < LOW_PASSES; p++) {
+    const c = p * LOW_DIGITS;
+    let sum = 0;
+    let single = false;
+    for (let d = 0; d < LOW_DIGITS; d++) {
+      const k = counts[c + d];
+      if (k === m) single = true;
+      counts[c + d] = sum;
+      sum += k;
+    }
+    if (single) continue;
+    if (inA) for (let i = 0; i < m; i++) scratch[counts[c + lowDigit(words, from + i, p)]++] = a[from + i];
+    else for (let i = 0; i < m; i++) a[from + counts[c + lowDigit(scratchWords, i, p)]++] = scratch[i];
+    inA = !inA;
+  }
+  if (!inA) a.set(scratch.subarray(0, m), from);
+}
+
+/** Below this many keys a bucket is finished by insertion. */
+const INSERTION_MAX = 32;
 
 /**
  * Sorts the keys [from, to) (pairs of words: lo, hi) whose bytes above `byte`
- * are equal. `values`, when the keys are the values' own bits, lets a bucket
- * below BUCKET_ENGINE_MAX go to the engine's sort of that range.
+ * are equal.
  */
-function sortKeys(k: Uint32Array, from: number, to: number, byte: number, starts: Uint32Array, next: Uint32Array, values: Float64Array | null): void {
+function sortKeys(k: Uint32Array, from: number, to: number, byte: number, starts: Uint32Array, next: Uint32Array): void {
   const n = to - from;
-  if (values !== null && n < BUCKET_ENGINE_MAX) {
-    values.subarray(from, to).sort();
-    return;
-  }
   if (n <= INSERTION_MAX) {
     for (let i = from + 1; i < to; i++) {
       const lo = k[2 * i];
@@ -219,11 +309,11 @@ function sortKeys(k: Uint32Array, from: number, to: number, byte: number, starts
     }
   }
   if (byte === 0) return;
-  if (single >= 0) return sortKeys(k, from, to, byte - 1, starts, next, values);
+  if (single >= 0) return sortKeys(k, from, to, byte - 1, starts, next);
   for (let b = 0; b < 256; b++) {
     const lo = starts[s + b];
     const hi = starts[s + 1 + b];
-    if (hi - lo > 1) sortKeys(k, lo, hi, byte - 1, starts, next, values);
+    if (hi - lo > 1) sortKeys(k, lo, hi, byte - 1, starts, next);
   }
 }
 
@@ -358,10 +448,10 @@ function mergedByValueInOrder(values: Numbers, weights?: Numbers): Merged {
 /**
  * The same merge without the comparator sort, when the order of the sums cannot
  * matter: whole, non-negative weights (GuideLLM's are token counts, or 1)
- * whose total is exact, and no NaN. The values are sorted (sortAsc, in the
- * engine's order), each value finds its place among the distinct ones and
- * adds its weight there, and each place keeps its first index's form (of −0
- * and +0, whichever comes first, as the ordered merge keeps it). Null otherwise.
+ * whose total is exact, and no NaN. The values are sorted in the engine's
+ * order with their weights beside them ({@link sortedWithWeights}), and each
+ * run of equal values adds up its weights; the place of the zeros keeps the
+ * form of the first zero in `values`, as the merge by index keeps it. Null otherwise.
  */
 function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   const n = values.length;
@@ -376,37 +466,25 @@ function mergedByValue(values: Numbers, weights?: Numbers): Merged | null {
   }
   // every partial sum is at most the total, so a safe total means every sum was exact
   if (!Number.isSafeInteger(total)) return null;
-  const sorted = sortAsc(values);
-  if (unit) return mergedCounts(values, sorted, total);
+  if (unit) return mergedCounts(values, sortAsc(values), total);
+  const { sorted, sortedWeights: w } = sortedWithWeights(values, weights!);
   let d = 0;
-  for (let k = 0; k < n; k++) if (d === 0 || sorted[k] !== sorted[d - 1]) sorted[d++] = sorted[k];
-  const v = sorted.subarray(0, d);
-  const w = new Float64Array(d);
-  const seen = new Uint8Array(d);
-  for (let i = 0; i < n; i++) {
-    const x = values[i];
-    let lo = 0;
-    let hi = d - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (v[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    if (!seen[lo]) {
-      seen[lo] = 1;
-      v[lo] = x;
-    }
-    w[lo] += weights ? weights[i] : 1;
+  for (let k = 0; k < n; k++) {
+    if (d === 0 || sorted[k] !== sorted[d - 1]) {
+      sorted[d] = sorted[k];
+      // + 0: a weight of −0 counts as the +0 a sum from 0 gives
+      w[d++] = w[k] + 0;
+    } else w[d - 1] += w[k];
   }
-  return { v, w, total };
+  const v = sorted.subarray(0, d);
+  keepFirstZeroForm(values, v);
+  return { v, w: w.subarray(0, d), total };
 }
 
 /**
  * {@link mergedByValue} when every weight is 1: each distinct value's weight is
  * the length of its run in the sorted values, counted in one pass (no search
- * per value). Of the values that compare equal, only −0 and +0 differ in form;
- * their place keeps the form of the first zero in `values`, as the merge by
- * index keeps it.
+ * per value).
  */
 function mergedCounts(values: Numbers, sorted: Float64Array, total: number): Merged {
   const n = sorted.length;
@@ -419,16 +497,146 @@ function mergedCounts(values: Numbers, sorted: Float64Array, total: number): Mer
     } else w[d - 1]++;
   }
   const v = sorted.subarray(0, d);
+  keepFirstZeroForm(values, v);
+  return { v, w: w.subarray(0, d), total };
+}
+
+/**
+ * Of the values that compare equal, only −0 and +0 differ in form: the place
+ * of the zeros among the distinct values `v` takes the form of the first zero
+ * in `values`, as the merge by index keeps it.
+ */
+function keepFirstZeroForm(values: Numbers, v: Float64Array): void {
   const zero = v.indexOf(0);
-  if (zero >= 0) {
-    for (let i = 0; i < n; i++) {
-      if (values[i] === 0) {
-        v[zero] = values[i];
-        break;
-      }
+  if (zero < 0) return;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === 0) {
+      v[zero] = values[i];
+      return;
     }
   }
-  return { v, w: w.subarray(0, d), total };
+}
+
+/**
+ * `values` ascending in the order of {@link sortAsc} (−0 before +0), each with
+ * its weight beside it, by the values' order-preserving bits (as
+ * {@link radixSortInPlace} makes them): one pass on the top 16 bits into
+ * buckets, then each bucket on its low 48 bits, least significant byte first,
+ * the weights carried through every pass. Finding each value's place among
+ * the sorted ones afterwards, by a search per value, read places at random in
+ * arrays too large for the cache and cost several times the sort; so would
+ * byte passes over the whole series, where a bucket's fit in the cache.
+ */
+function sortedWithWeights(values: Numbers, weights: Numbers): { sorted: Float64Array; sortedWeights: Float64Array } {
+  const n = values.length;
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const lo = new Uint32Array(n);
+  const hi = new Uint32Array(n);
+  const w = Float64Array.from(weights);
+  // ends[b + 1]: first the size of bucket b (the key's top 16 bits), then where it ends
+  const ends = new Uint32Array((1 << 16) + 1);
+  for (let i = 0; i < n; i++) {
+    bits[0] = values[i];
+    const neg = words[1] >>> 31;
+    lo[i] = neg ? ~words[0] >>> 0 : words[0];
+    const h = neg ? ~words[1] >>> 0 : (words[1] | 0x80000000) >>> 0;
+    hi[i] = h;
+    ends[(h >>> 16) + 1]++;
+  }
+  for (let b = 0; b < 1 << 16; b++) ends[b + 1] += ends[b];
+  const next = ends.slice(0, 1 << 16);
+  const lo2 = new Uint32Array(n);
+  const hi2 = new Uint32Array(n);
+  const w2 = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = next[hi[i] >>> 16]++;
+    lo2[j] = lo[i];
+    hi2[j] = hi[i];
+    w2[j] = w[i];
+  }
+  const counts = new Uint32Array(6 * 256);
+  for (let b = 0; b < 1 << 16; b++) {
+    const from = ends[b];
+    const to = ends[b + 1];
+    if (to - from > INSERTION_MAX) sortBucketLowBits(lo2, hi2, w2, lo, hi, w, from, to, counts);
+    else if (to - from > 1) insertionSortWithWeights(lo2, hi2, w2, from, to);
+  }
+  const sorted = new Float64Array(n);
+  const out = new Uint32Array(sorted.buffer);
+  for (let i = 0; i < n; i++) {
+    const pos = hi2[i] >>> 31;
+    out[2 * i] = pos ? lo2[i] : ~lo2[i] >>> 0;
+    out[2 * i + 1] = pos ? (hi2[i] & 0x7fffffff) >>> 0 : ~hi2[i] >>> 0;
+  }
+  return { sorted, sortedWeights: w2 };
+}
+
+/**
+ * Sorts keys [from, to) of (lo, hi), whose top 16 bits are equal, with their
+ * weights, on the low 48 bits: a stable pass per byte from the lowest, each
+ * into the same range of the scratch arrays and back (a pass whose byte is
+ * the same in every key is skipped); the result ends in (lo, hi, w).
+ */
+function sortBucketLowBits(lo: Uint32Array, hi: Uint32Array, w: Float64Array, lo2: Uint32Array, hi2: Uint32Array, w2: Float64Array, from: number, to: number, counts: Uint32Array): void {
+  const m = to - from;
+  counts.fill(0);
+  for (let i = from; i < to; i++) {
+    const l = lo[i];
+    const h = hi[i];
+    counts[l & 255]++;
+    counts[256 + ((l >>> 8) & 255)]++;
+    counts[512 + ((l >>> 16) & 255)]++;
+    counts[768 + (l >>> 24)]++;
+    counts[1024 + (h & 255)]++;
+    counts[1280 + ((h >>> 8) & 255)]++;
+  }
+  let [sl, sh, sw, dl, dh, dw] = [lo, hi, w, lo2, hi2, w2];
+  for (let p = 0; p < 6; p++) {
+    const c = p * 256;
+    let sum = from;
+    let single = false;
+    for (let d = 0; d < 256; d++) {
+      const k = counts[c + d];
+      if (k === m) single = true;
+      counts[c + d] = sum;
+      sum += k;
+    }
+    if (single) continue;
+    const key = p < 4 ? sl : sh;
+    const shift = 8 * (p & 3);
+    for (let i = from; i < to; i++) {
+      const j = counts[c + ((key[i] >>> shift) & 255)]++;
+      dl[j] = sl[i];
+      dh[j] = sh[i];
+      dw[j] = sw[i];
+    }
+    [sl, sh, sw, dl, dh, dw] = [dl, dh, dw, sl, sh, sw];
+  }
+  if (sl !== lo) {
+    lo.set(sl.subarray(from, to), from);
+    hi.set(sh.subarray(from, to), from);
+    w.set(sw.subarray(from, to), from);
+  }
+}
+
+/** Insertion sort of keys [from, to) of (lo, hi), with their weights (a small bucket). */
+function insertionSortWithWeights(lo: Uint32Array, hi: Uint32Array, w: Float64Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const l = lo[i];
+    const h = hi[i];
+    const x = w[i];
+    let j = i - 1;
+    while (j >= from && (hi[j] > h || (hi[j] === h && lo[j] > l))) {
+      lo[j + 1] = lo[j];
+      hi[j + 1] = hi[j];
+      w[j + 1] = w[j];
+      j--;
+    }
+    lo[j + 1] = l;
+    hi[j + 1] = h;
+    w[j + 1] = x;
+  }
 }
 
 /** Weighted mean Σ w·v / Σ w (GuideLLM's token-weighted means). */

@@ -26,6 +26,19 @@ const SMALL_VALUE = 1 << 16;
  */
 const COMPACT_AT = 1 << 16;
 
+/**
+ * Takes the elements of a large list one at a time, as they are parsed, in
+ * place of an array holding them all; the list's value in the document is
+ * what `done` returns.
+ */
+export interface ElementSink {
+  add(element: Json): void;
+  done(): unknown;
+}
+
+/** For each of these keys of a top-level object, a sink for its value when that is a large list (a small one is parsed whole, as any value). */
+export type ListSinks = Record<string, () => ElementSink>;
+
 export interface JsonStreamProblem {
   /** Characters from the start of the text where the problem is. */
   position: number;
@@ -299,7 +312,7 @@ function parseRun(s: Scanner, end: number): Json[] | null {
 
 const at = (where: string, key: string | number) => (typeof key === 'number' ? `${where}[${key}]` : where ? `${where}.${key}` : key);
 
-function parseValue(s: Scanner, where: string): Json {
+function parseValue(s: Scanner, where: string, keySinks: ListSinks | null = null, listSink: (() => ElementSink) | null = null): Json {
   const c = s.peek();
   if (c === -1) return s.problem(s.buf.length, where, 'the text ends where a value should start', true);
   const start = s.pos;
@@ -312,9 +325,11 @@ function parseValue(s: Scanner, where: string): Json {
   s.pos = start + 1;
   if (c === 91) {
     const arr: Json[] = [];
+    const sink = listSink ? listSink() : null;
+    let count = 0;
     if (s.peek() === 93) {
       s.pos++;
-      return arr;
+      return sink ? (sink.done() as Json) : arr;
     }
     let runs = true;
     /** Elements before this position (from the text's start) are read one by one: JSON.parse refused their run. */
@@ -343,17 +358,24 @@ function parseValue(s: Scanner, where: string): Json {
         }
       }
       if (values !== null) {
-        for (let k = 0; k < values.length; k++) arr.push(values[k]);
+        if (sink) for (let k = 0; k < values.length; k++) sink.add(values[k]);
+        else for (let k = 0; k < values.length; k++) arr.push(values[k]);
+        count += values.length;
         s.pos = end;
-      } else arr.push(parseValue(s, at(where, arr.length)));
+      } else {
+        const v = parseValue(s, at(where, count));
+        if (sink) sink.add(v);
+        else arr.push(v);
+        count++;
+      }
       s.compact();
       const d = s.peek();
       if (d === 44) s.pos++;
       else if (d === 93) {
         s.pos++;
-        return arr;
-      } else if (d === -1) return s.problem(s.buf.length, at(where, arr.length), 'the text ends inside this list', true);
-      else return s.problem(s.pos, where, `expected , or ] after element ${arr.length - 1}, found ${JSON.stringify(s.buf[s.pos])}`);
+        return sink ? (sink.done() as Json) : arr;
+      } else if (d === -1) return s.problem(s.buf.length, at(where, count), 'the text ends inside this list', true);
+      else return s.problem(s.pos, where, `expected , or ] after element ${count - 1}, found ${JSON.stringify(s.buf[s.pos])}`);
     }
   }
   const obj: { [k: string]: Json } = {};
@@ -371,7 +393,7 @@ function parseValue(s: Scanner, where: string): Json {
     const colon = s.peek();
     if (colon !== 58) return s.problem(s.pos, at(where, key), colon === -1 ? 'the text ends after a key' : 'expected : after the key', colon === -1);
     s.pos++;
-    const v = parseValue(s, at(where, key));
+    const v = parseValue(s, at(where, key), null, keySinks !== null && Object.hasOwn(keySinks, key) ? keySinks[key] : null);
     // as JSON.parse: "__proto__" is an own key, never the prototype
     if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
     else obj[key] = v;
@@ -389,11 +411,13 @@ function parseValue(s: Scanner, where: string): Json {
 /**
  * The one JSON document in `chunks` (a leading byte-order mark dropped), or
  * the problem that stops it: where, and whether the text simply ends early.
+ * `listSinks` name top-level keys whose large lists go to a sink as they are
+ * read (their value in the document is then the sink's).
  */
-export function parseJsonChunks(chunks: Iterable<string>, opts: { smallValue?: number } = {}): { value: Json } | { problem: JsonStreamProblem } {
+export function parseJsonChunks(chunks: Iterable<string>, opts: { smallValue?: number; listSinks?: ListSinks } = {}): { value: Json } | { problem: JsonStreamProblem } {
   const s = new Scanner(chunks, opts.smallValue ?? SMALL_VALUE);
   try {
-    const value = parseValue(s, '');
+    const value = parseValue(s, '', opts.listSinks ?? null);
     if (s.peek() !== -1) s.problem(s.pos, '', 'more text after the JSON document');
     return { value };
   } catch (err) {

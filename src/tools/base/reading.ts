@@ -5,7 +5,8 @@
  */
 import { UserError } from '../../errors.ts';
 import { parsePythonJson, stripBom } from './json-text.ts';
-import { parseJsonChunks } from './json-stream.ts';
+import { parseJsonChunks, type ListSinks } from './json-stream.ts';
+import { isNumberLists, NumberListsBuilder, type NumberLists } from './number-lists.ts';
 import { inputLines, textInput, type ResultInput } from './input.ts';
 import type { Reported, RunEntry } from './result.ts';
 
@@ -86,9 +87,17 @@ export function readJsonDocument(input: ResultInput, what = 'JSON'): Json {
   return known.value;
 }
 
+/**
+ * Top-level lists a large document keeps packed as it is parsed (a
+ * NumberLists, number-lists.ts): vLLM's and SGLang's `itls`, a list of chunk
+ * gaps per request, the bulk of a --save-detailed file. Their readers take
+ * either form (a small document's are plain arrays).
+ */
+const PACKED_LISTS: ListSinks = { itls: () => new NumberListsBuilder() };
+
 function parseDocument(input: ResultInput, what: string): Json {
   if (input.whole) return parseJson(input.file, input.head, what);
-  const r = parseJsonChunks(input.chunks());
+  const r = parseJsonChunks(input.chunks(), { listSinks: PACKED_LISTS });
   if ('value' in r) return r.value;
   const p = r.problem;
   const where = p.where ? ` in ${p.where}` : '';
@@ -235,6 +244,14 @@ export class Reader {
     const a = this.array(v, key);
     if (a.length !== n) this.fail(`${key} has ${a.length} entries but the file describes ${n} requests`);
     return a;
+  }
+
+  /** {@link alignedArray} of a list a large document keeps packed (PACKED_LISTS): either form. */
+  alignedLists(obj: JsonObject, key: string, n: number): Json[] | NumberLists | null {
+    const v: unknown = obj[key];
+    if (!isNumberLists(v)) return this.alignedArray(obj, key, n);
+    if (v.length !== n) this.fail(`${key} has ${v.length} entries but the file describes ${n} requests`);
+    return v;
   }
 }
 

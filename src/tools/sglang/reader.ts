@@ -78,7 +78,7 @@ function fromObject(r: Reader, obj: JsonObject): Imported {
   const ttfts = r.array(obj.ttfts, 'ttfts');
   const n = ttfts.length;
   if (n === 0) r.fail('ttfts is empty: the run has no requests, so there is nothing to compute');
-  const itls = r.alignedArray(obj, 'itls', n);
+  const itls = r.alignedLists(obj, 'itls', n);
   const inputLens = r.alignedArray(obj, 'input_lens', n);
   const outputLens = r.alignedArray(obj, 'output_lens', n);
   const errors = r.alignedArray(obj, 'errors', n);
@@ -94,7 +94,7 @@ function fromObject(r: Reader, obj: JsonObject): Imported {
       failures[why] = (failures[why] ?? 0) + 1;
     }
     const ttft = r.duration(ttfts[i], `ttfts[${i}]`);
-    const gaps = itls ? r.array(itls[i], `itls[${i}]`).map((g, k) => r.duration(g, `itls[${i}][${k}]`)) : null;
+    const gaps = itls ? r.array(itls.at(i), `itls[${i}]`).map((g, k) => r.duration(g, `itls[${i}][${k}]`)) : null;
     const chunkTimes = ok ? (gaps ? chunkTimesFromGaps(ttft, gaps) : null) : null;
     const finishT = chunkTimes ? chunkTimes[chunkTimes.length - 1] : ok ? ttft : 0;
     r.duration(finishT, `ttfts[${i}] + Σ itls[${i}]`);

@@ -25,6 +25,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import type { ResultInput } from '../base/input.ts';
+import { isNumberLists, type NumberLists } from '../base/number-lists.ts';
 import {
   CLOCK_PRECISION,
   CONSISTENCY_TOLERANCE,
@@ -114,7 +115,7 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
   const n = starts.length;
   if (n === 0) r.fail('start_times is empty: the run has no requests, so there is nothing to compute');
   const ttfts = r.alignedArray(obj, 'ttfts', n);
-  const itls = r.alignedArray(obj, 'itls', n);
+  const itls = r.alignedLists(obj, 'itls', n);
   const latencies = r.alignedArray(obj, 'latencies', n);
   const queueTimes = r.alignedArray(obj, 'queue_times', n);
   const inputLens = r.alignedArray(obj, 'input_lens', n);
@@ -131,8 +132,8 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
   if (itls) {
     let total = 0;
     for (let i = 0; i < n; i++) {
-      const g = itls[i];
-      if (Array.isArray(g)) total += g.length + 1;
+      const g = listAt(itls, i);
+      if (g !== null) total += g.length + 1;
     }
     pool = new Float64Array(total);
   }
@@ -148,7 +149,7 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
     const inputTokens = inputLens ? countAt(r, inputLens[i], 'input_lens', i) : NaN;
     const outLen = outputLens ? countAt(r, outputLens[i], 'output_lens', i) : null;
     const ttft = durationAt(r, ttfts[i], 'ttfts', i);
-    const gaps = itls ? checkedGaps(r, itls[i], i) : null;
+    const gaps = itls ? checkedGaps(r, itls, i) : null;
     const latency = latencies ? durationAt(r, latencies[i], 'latencies', i) : null;
     if (!ok) {
       const why = typeof err === 'string' ? err.split('\n')[0].slice(0, 80) : 'error';
@@ -250,8 +251,26 @@ function vllmObjectToImport(r: Reader, obj: JsonObject): Imported {
 const durationAt = (r: Reader, v: Json, key: string, i: number): number => (isDuration(v) ? v : r.duration(v, `${key}[${i}]`));
 const countAt = (r: Reader, v: Json, key: string, i: number): number => (isCount(v) ? v : r.count(v, `${key}[${i}]`));
 
+/** `itls[i]` when it is a list (its numbers, when the document kept them packed), else null. */
+function listAt(itls: Json[] | NumberLists, i: number): ArrayLike<Json> | null {
+  if (isNumberLists(itls)) {
+    const numbers = itls.numbers(i);
+    if (numbers !== null) return numbers;
+    const other = itls.other(i);
+    return Array.isArray(other) ? other : null;
+  }
+  const g = itls[i];
+  return Array.isArray(g) ? g : null;
+}
+
 /** `itls[i]`, every gap checked as a duration (the path spelled out only for one that fails). */
-function checkedGaps(r: Reader, v: Json, i: number): number[] {
+function checkedGaps(r: Reader, itls: Json[] | NumberLists, i: number): ArrayLike<number> {
+  const packed = isNumberLists(itls) ? itls.numbers(i) : null;
+  if (packed !== null) {
+    for (let k = 0; k < packed.length; k++) if (!isDuration(packed[k])) r.duration(packed[k], `itls[${i}][${k}]`);
+    return packed;
+  }
+  const v = isNumberLists(itls) ? itls.other(i)! : itls[i];
   const gaps = Array.isArray(v) ? v : r.array(v, `itls[${i}]`);
   for (let k = 0; k < gaps.length; k++) if (!isDuration(gaps[k])) r.duration(gaps[k], `itls[${i}][${k}]`);
   return gaps as number[];
@@ -286,7 +305,7 @@ function ownClockImport(r: Reader, obj: JsonObject, c: OwnClockContext): Importe
   const ttfts = r.array(obj.ttfts, 'ttfts');
   const n = ttfts.length;
   if (n === 0) r.fail('ttfts is empty: the run has no requests, so there is nothing to compute');
-  const itls = r.alignedArray(obj, 'itls', n);
+  const itls = r.alignedLists(obj, 'itls', n);
   const latencies = r.alignedArray(obj, 'latencies', n);
   const inputLens = r.alignedArray(obj, 'input_lens', n);
   const outputLens = r.alignedArray(obj, 'output_lens', n);
@@ -296,7 +315,7 @@ function ownClockImport(r: Reader, obj: JsonObject, c: OwnClockContext): Importe
     const err = errors ? errors[i] : '';
     const ok = err === '' || err === null;
     const ttft = durationAt(r, ttfts[i], 'ttfts', i);
-    const gaps = itls ? checkedGaps(r, itls[i], i) : null;
+    const gaps = itls ? checkedGaps(r, itls, i) : null;
     const latency = latencies ? durationAt(r, latencies[i], 'latencies', i) : null;
     const inputTokens = inputLens ? countAt(r, inputLens[i], 'input_lens', i) : NaN;
     if (!ok) {
