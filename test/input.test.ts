@@ -51,25 +51,27 @@ describe('a JSON document read from pieces', () => {
     });
   }
   it('keeps a large top-level list of lists of numbers packed, every element as parsed (lists across blocks, empty ones, others)', () => {
-    // 1,024 lists of 1,024 fill the first block of 2^20 numbers exactly; then an empty list, one longer than a block, odd elements
-    const lists: Json[] = Array.from({ length: 1024 }, (_, i) => Array.from({ length: 1024 }, (_, k) => i + k / 1024));
-    lists.push([], Array.from({ length: (1 << 20) + 1 }, (_, k) => k), [], [1, 'x'], null, 'x', [-0, NaN, Infinity], [5, 6, 7], []);
-    const b = new NumberListsBuilder();
+    // a store of 64-number blocks: 64 lists of 64 fill the first block exactly; then an empty list, one longer than a block, odd elements
+    const B = 64;
+    const lists: Json[] = Array.from({ length: B }, (_, i) => Array.from({ length: B }, (_, k) => i + k / B));
+    lists.push([], Array.from({ length: B + 1 }, (_, k) => k), [], [1, 'x'], null, 'x', [-0, NaN, Infinity], [5, 6, 7], []);
+    const b = new NumberListsBuilder(B);
     for (const l of lists) b.add(l);
     const packed = b.done();
     expect(packed.length).toBe(lists.length);
-    // element by element (Object.is: −0 and NaN kept); toStrictEqual of two million numbers takes seconds
+    // element by element (Object.is: −0 and NaN kept)
     const same = (got: Json[], want: Json[]) => got.length === want.length && got.every((g, i) => (Array.isArray(g) && Array.isArray(want[i]) ? g.length === (want[i] as Json[]).length && g.every((x, k) => Object.is(x, (want[i] as Json[])[k])) : Object.is(g, want[i])));
     expect(same(packed.toJSON(), lists)).toBe(true);
-    expect(same(packed.toJSON().slice(1020, 1040), lists.slice(1019, 1039))).toBe(false);
-    expect(packed.numbers(1024)).toHaveLength(0);
-    expect(packed.numbers(1025)).toBeNull(); // longer than a block: kept as parsed
-    expect(packed.other(1028)).toBeNull();
-    expect(packed.other(1029)).toBe('x');
-    expect(packed.other(1031)).toBeUndefined();
-    expect(Object.is(packed.numbers(1030)![0], -0)).toBe(true);
+    expect(same(packed.toJSON().slice(B - 4, B + 16), lists.slice(B - 5, B + 15))).toBe(false);
+    expect(packed.numbers(B)).toHaveLength(0);
+    expect(packed.numbers(B + 1)).toBeNull(); // longer than a block: kept as parsed
+    expect(packed.other(B + 4)).toBeNull();
+    expect(packed.other(B + 5)).toBe('x');
+    expect(packed.other(B + 7)).toBeUndefined();
+    expect(Object.is(packed.numbers(B + 6)![0], -0)).toBe(true);
     expect(packed.at(lists.length)).toBeUndefined();
-    const text = JSON.stringify({ a: 1, itls: lists.slice(1020, 1035).concat(lists.slice(1026)) });
+    // the parser's sink, on a list far longer than a piece parsed whole, with the store's own blocks
+    const text = JSON.stringify({ a: 1, itls: [...lists, ...lists.slice(0, B)].concat(Array.from({ length: 2000 }, (_, i) => [i / 7, i / 3])) });
     const r = parseJsonChunks(pieces(text, 4096), { listSinks: { itls: () => new NumberListsBuilder() } });
     const itls = 'value' in r ? (r.value as { itls: unknown }).itls : null;
     expect(isNumberLists(itls)).toBe(true);
@@ -226,8 +228,9 @@ describe('a file larger than the head streams through the same readers', () => {
           return (err as Error).message;
         }
       };
-      expect(result(() => importResult(path, input))).toStrictEqual(result(() => asWhole(path, text)));
-      return result(() => importResult(path, openResultInput(path)));
+      const streamed = result(() => importResult(path, input));
+      expect(streamed).toStrictEqual(result(() => asWhole(path, text)));
+      return streamed;
     };
     expect(same(JSON.stringify(doc))).toHaveProperty('format', 'vllm');
     const { start_times: _, latencies: __, ...ownClock } = doc;

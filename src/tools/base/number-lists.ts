@@ -18,6 +18,8 @@ import type { Json } from './json-text.ts';
  * Numbers per block of the store: a list goes whole into one block (a new
  * block when it does not fit in what is left of the last), so the store
  * grows without copying; a list longer than a block is kept as parsed.
+ * A builder may be given a smaller block (tests reach the block edges with
+ * small lists).
  */
 const BLOCK = 1 << 20;
 
@@ -25,9 +27,11 @@ const NO_NUMBERS = new Float64Array(0);
 
 export class NumberLists {
   constructor(
-    /** The numbers of the lists that hold only numbers, list after list, in blocks of BLOCK numbers. */
+    /** Numbers per block. */
+    private readonly blockSize: number,
+    /** The numbers of the lists that hold only numbers, list after list, in blocks of `blockSize` numbers. */
     private readonly blocks: Float64Array[],
-    /** List i's numbers are [starts[i], ends[i]) of block blocks[⌊starts[i] / BLOCK⌋], counted from the first block's start. */
+    /** List i's numbers are [starts[i], ends[i]) of block blocks[⌊starts[i] / blockSize⌋], counted from the first block's start. */
     private readonly starts: Float64Array,
     private readonly ends: Float64Array,
     /** The elements that are not lists of numbers (or are longer than a block), by index, as parsed. */
@@ -44,8 +48,8 @@ export class NumberLists {
     const start = this.starts[i];
     // an empty list may sit at the end of the last block
     if (this.ends[i] === start) return NO_NUMBERS;
-    const block = Math.floor(start / BLOCK);
-    return this.blocks[block].subarray(start - block * BLOCK, this.ends[i] - block * BLOCK);
+    const b = Math.floor(start / this.blockSize);
+    return this.blocks[b].subarray(start - b * this.blockSize, this.ends[i] - b * this.blockSize);
   }
 
   /** Element i as parsed, for one kept so (undefined otherwise). */
@@ -76,24 +80,28 @@ export class NumberListsBuilder {
   private readonly blocks: Float64Array[] = [];
   private block = new Float64Array(0);
   /** Where the last block starts, and the next free place, counted from the first block's start. */
-  private blockStart = -BLOCK;
+  private blockStart: number;
   private used = 0;
   private starts: Float64Array = new Float64Array(1 << 12);
   private ends: Float64Array = new Float64Array(1 << 12);
   private count = 0;
   private readonly others = new Map<number, Json>();
 
+  constructor(private readonly blockSize: number = BLOCK) {
+    this.blockStart = -blockSize;
+  }
+
   add(element: Json): void {
     if (this.count === this.starts.length) {
       this.starts = grown(this.starts);
       this.ends = grown(this.ends);
     }
-    if (Array.isArray(element) && element.length <= BLOCK) {
+    if (Array.isArray(element) && element.length <= this.blockSize) {
       const n = element.length;
-      if (this.used + n > this.blockStart + BLOCK) {
-        this.blockStart += BLOCK;
+      if (this.used + n > this.blockStart + this.blockSize) {
+        this.blockStart += this.blockSize;
         this.used = this.blockStart;
-        this.block = new Float64Array(BLOCK);
+        this.block = new Float64Array(this.blockSize);
         this.blocks.push(this.block);
       }
       const at = this.used - this.blockStart;
@@ -115,8 +123,8 @@ export class NumberListsBuilder {
   done(): NumberLists {
     // the last block is cut to what it holds (the others are full, up to a list that did not fit)
     const last = this.blocks.length - 1;
-    if (last >= 0 && this.used - this.blockStart < BLOCK / 2) this.blocks[last] = this.blocks[last].slice(0, this.used - this.blockStart);
-    return new NumberLists(this.blocks, this.starts.slice(0, this.count), this.ends.slice(0, this.count), this.others);
+    if (last >= 0 && this.used - this.blockStart < this.blockSize / 2) this.blocks[last] = this.blocks[last].slice(0, this.used - this.blockStart);
+    return new NumberLists(this.blockSize, this.blocks, this.starts.slice(0, this.count), this.ends.slice(0, this.count), this.others);
   }
 }
 
