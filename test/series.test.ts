@@ -229,7 +229,9 @@ describe('weightedPercentiles without the comparator sort', () => {
       const want = reference(values, ps, weights);
       expect(got.map((x) => (Object.is(x, -0) ? '-0' : x))).toEqual(want.map((x) => (Object.is(x, -0) ? '-0' : x)));
     }
-  });  it('gives what the ordered merge gives on large series with token weights (buckets sorted by their low bits, negative values, zeros of both signs)', () => {
+  });
+
+  it('gives what the ordered merge gives on large series with token weights (buckets sorted by their low bits, negative values, zeros of both signs)', () => {
     let seed = 12;
     const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
     const ps = [0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1];
