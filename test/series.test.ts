@@ -107,6 +107,16 @@ describe('pooled chunk gaps counted on the step clock', () => {
     const hi = new Uint32Array(runs.values.buffer, runs.values.byteOffset, 2 * runs.values.length).filter((_, i) => i % 2 === 1);
     expect(new Set(runs.values).size).toBe(runs.values.length);
     expect(hi.filter((h, i) => i > 0 && h === hi[i - 1]).length).toBeGreaterThan(1000);
+    // requests whose first steps come in any order (each request's first step is searched from the one before it): the same runs
+    for (const order of [spans.map((_, r) => spans.length - 1 - r), spans.map((_, r) => (r * 17) % spans.length)]) {
+      const o = new Int32Array(spans.length + 1);
+      order.forEach((r, k) => (o[k + 1] = o[k] + offsets[r + 1] - offsets[r]));
+      const t = new Float64Array(times.length);
+      order.forEach((r, k) => t.set(times.subarray(offsets[r], offsets[r + 1]), o[k]));
+      const again = gapRunsOnStepClock(t, o, 0, spans.length, stepEnds)!;
+      expect(Buffer.from(again.values.buffer, again.values.byteOffset, again.values.byteLength).equals(Buffer.from(runs.values.buffer, runs.values.byteOffset, runs.values.byteLength))).toBe(true);
+      expect(Array.from(again.counts)).toEqual(Array.from(runs.counts));
+    }
   });
 
   it("the explorer's definitions read the clock it kept and give what the plain path gives", () => {

@@ -22,14 +22,45 @@ import type { Runs } from '../base/series.ts';
 
 /** Index of the first `ends[i] >= t` in [from, ends.length). */
 function lowerBound(ends: Float64Array, t: number, from: number): number {
-  let lo = from;
-  let hi = ends.length;
+  return searchUp(ends, t, from, ends.length);
+}
+
+/** The same in [lo, hi), where ends[hi] >= t (or hi is the length). */
+function searchUp(ends: Float64Array, t: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (ends[mid] < t) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * The first `ends[i] >= t`, searched outwards from `near` (the previous
+ * request's first step) in steps that double: requests in send order start
+ * close together, so the search reads a few neighbouring ends instead of
+ * halving tens of thousands, each halving a read from far away in memory.
+ */
+function stepNear(ends: Float64Array, t: number, near: number): number {
+  const S = ends.length;
+  if (S === 0) return 0;
+  if (near >= S) near = S - 1;
+  if (ends[near] < t) {
+    let lo = near + 1;
+    let step = 1;
+    while (lo + step < S && ends[lo + step] < t) {
+      lo += step + 1;
+      step *= 2;
+    }
+    return searchUp(ends, t, lo, Math.min(lo + step, S));
+  }
+  let hi = near;
+  let step = 1;
+  while (hi - step >= 0 && !(ends[hi - step] < t)) {
+    hi -= step;
+    step *= 2;
+  }
+  return searchUp(ends, t, Math.max(hi - step, 0), hi);
 }
 
 /**
@@ -48,15 +79,15 @@ export function gapRunsOnStepClock(
   stepEnds: Float64Array,
 ): Runs | null {
   const S = stepEnds.length;
-  for (let s = 1; s < S; s++) if (!(stepEnds[s] > stepEnds[s - 1])) return null;
   // a difference array: a request served on every step from s0 to s1 adds one gap to each step in (s0, s1]
   const reach = new Int32Array(S + 1);
   const longer: number[] = [];
+  let near = 0;
   for (let i = from; i < to; i++) {
     const a = offsets[i];
     const b = offsets[i + 1];
     if (b - a < 2) continue;
-    let s = lowerBound(stepEnds, times[a], 0);
+    let s = (near = stepNear(stepEnds, times[a], near));
     if (s === S || stepEnds[s] !== times[a]) return null;
     // L tokens, at most one per step and each at a step's end, from step s to step s + L − 1: those steps' ends
     const last = s + (b - a) - 1;
@@ -83,26 +114,25 @@ export function gapRunsOnStepClock(
     reach[r0 + 1]++;
     reach[s + 1]--;
   }
-  const perStep = new Uint32Array(S);
-  let open = 0;
-  for (let s = 1; s < S; s++) perStep[s] = open += reach[s];
-
-  // every step's gap value with its count (and the longer gaps, once each), sorted together
-  let m = longer.length;
-  for (let s = 1; s < S; s++) if (perStep[s] > 0) m++;
-  const values = new Float64Array(m);
-  const counts = new Uint32Array(m);
+  // in one pass over the steps: the ends are checked to rise (the searches above assumed it), and every
+  // step that ends a gap gives its length with its count (the longer gaps follow, once each)
+  const values = new Float64Array(Math.max(S - 1, 0) + longer.length);
+  const counts = new Uint32Array(values.length);
   let j = 0;
+  let open = 0;
   for (let s = 1; s < S; s++) {
-    if (perStep[s] === 0) continue;
+    if (!(stepEnds[s] > stepEnds[s - 1])) return null;
+    open += reach[s];
+    if (open === 0) continue;
     values[j] = stepEnds[s] - stepEnds[s - 1];
-    counts[j++] = perStep[s];
+    counts[j++] = open;
   }
   for (const g of longer) {
     values[j] = g;
     counts[j++] = 1;
   }
-  if (!sortWithCounts(values, counts)) return null;
+  const m = j;
+  if (!sortWithCounts(values.subarray(0, m), counts.subarray(0, m))) return null;
   // steps of equal length: one run each
   let d = 0;
   for (let k = 0; k < m; k++) {
@@ -159,8 +189,8 @@ function sortWithCounts(values: Float64Array, counts: Uint32Array): boolean {
     const hi = v[2 * i + 1];
     let j = i + 1;
     while (j < m && v[2 * j + 1] === hi) j++;
-    if (j - i <= RUN_INSERTION_MAX) insertByLowWord(v, c, i, j);
-    else sortByLowWord(v, c, v2, c2, i, j, bucket);
+    if (j - i > RUN_INSERTION_MAX) sortByLowWord(v, c, v2, c2, i, j, bucket);
+    else if (j - i > 1) insertByLowWord(v, c, i, j);
     i = j;
   }
   if (c !== counts) {
