@@ -1,9 +1,25 @@
 #!/usr/bin/env node
-// Entry point of `npx stopwatches`: runs the TypeScript CLI through tsx,
-// so the published sources are what runs (no separate compile step).
-import { register } from 'tsx/esm/api';
+// Entry point of `npx stopwatches`: runs the TypeScript CLI through tsx, so the
+// published sources are what runs (no separate compile step). The commands that read
+// users' files start from a verified bundle of those same sources when there is one
+// (bin/bundled.mjs, src/cli-bundle.ts), and have it built when there is none.
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundledEntry, BUNDLED_COMMANDS } from './bundled.mjs';
 
-register();
-const { main, guardStandardStreams } = await import('../src/cli.ts');
-guardStandardStreams();
-process.exitCode = await main(process.argv.slice(2));
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const argv = process.argv.slice(2);
+const entry = bundledEntry(root, argv[0]);
+let cli;
+if (entry) cli = await import(entry);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  if (BUNDLED_COMMANDS.has(argv[0]) && !process.env.STOPWATCHES_NO_BUNDLE) {
+    // for the next start; a folder that cannot be written (an installed package) only means tsx each time
+    await (await import('../src/cli-bundle.ts')).buildCliBundle(root).catch(() => {});
+  }
+  cli = await import('../src/cli.ts');
+}
+cli.guardStandardStreams();
+process.exitCode = await cli.main(argv);

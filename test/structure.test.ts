@@ -24,7 +24,7 @@ const LAYERS: { name: string; paths: string[] }[] = [
   { name: 'tokenizers, experiments and the pipeline', paths: ['src/tokens/', 'src/outline.ts', 'src/figure-style.ts', 'experiments/', 'src/pipeline/', 'src/published.ts', 'src/format/', 'src/published-row/', 'src/claims/', 'src/audit/'] },
   { name: 'site and explorer', paths: ['src/site/', 'src/explorer/', 'src/audit-page/', 'src/article/', 'src/components/', 'src/layouts/', 'src/pages/', 'src/styles/'] },
   { name: 'commands', paths: ['src/commands/'] },
-  { name: 'CLI', paths: ['src/cli.ts'] },
+  { name: 'CLI', paths: ['src/cli.ts', 'src/cli-bundle.ts'] },
 ];
 
 function layerOf(file: string): number {

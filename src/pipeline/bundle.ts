@@ -54,7 +54,7 @@ const BUNDLES_KEPT = 4;
  * re-read), and pins `import.meta.url|dirname|filename` to the source file's own
  * location, so `new URL('../corpora/x', import.meta.url)` means the same in the bundle.
  */
-function hashingLoader(root: string, files: Record<string, string>): Plugin {
+export function hashingLoader(root: string, files: Record<string, string>): Plugin {
   return {
     name: 'stopwatches-hash',
     setup(b) {

@@ -1,0 +1,69 @@
+/**
+ * The bundled start of `metrics` and `audit` (src/cli-bundle.ts, bin/bundled.mjs):
+ * it prints what the sources print, byte for byte, and it is never run once a
+ * file it was built from or a file of its own has changed.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundledEntry } from '../bin/bundled.mjs';
+import { buildCliBundle, CLI_BUNDLE_DIR, type CliBundleManifest } from '../src/cli-bundle.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const REAL = join(ROOT, '..', 'shared', 'real-results');
+const scratch = mkdtempSync(join(tmpdir(), 'stopwatches-cli-bundle-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'stopwatches.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('the bundled command line', () => {
+  it('prints what the sources print (metrics, metrics --json, audit --json, a file that is not there)', () => {
+    // the largest vLLM file of the real ones (per-request data), a CSV fixture, and a file that is not there
+    const vllm = readdirSync(join(REAL, 'vllm')).map((f) => join(REAL, 'vllm', f)).sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b))[0]!;
+    const csv = join(ROOT, 'test', 'fixtures', 'results', 'aiperf-oct2025_profile_export_aiperf.csv');
+    const runs = [['metrics', vllm, '--json'], ['audit', vllm, '--json'], ['metrics', csv], ['metrics', join(scratch, 'no-such-file.json')]];
+    cli(runs[0]!); // builds the bundle if there is none
+    expect(bundledEntry(ROOT, 'metrics'), 'no verified bundle after a metrics run').not.toBeNull();
+    for (const args of runs) {
+      const bundled = cli(args);
+      const sources = cli(args, { STOPWATCHES_NO_BUNDLE: '1' });
+      expect(bundled, args.join(' ')).toEqual(sources);
+    }
+  });
+
+  it('is not run once a source it was built from or one of its own files changed, and `run` never is', async () => {
+    for (const d of ['bin', 'src']) cpSync(join(ROOT, d), join(scratch, d), { recursive: true });
+    for (const f of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, f), join(scratch, f));
+    symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'));
+    rmSync(join(scratch, CLI_BUNDLE_DIR), { recursive: true, force: true });
+    expect(bundledEntry(scratch, 'metrics')).toBeNull();
+    let m: CliBundleManifest = await buildCliBundle(scratch);
+    expect(m.inputs).toHaveProperty(['src/commands/metrics.ts']);
+    expect(bundledEntry(scratch, 'metrics')).toBe(`file://${join(scratch, CLI_BUNDLE_DIR, m.dir, 'cli.js')}`);
+    expect(bundledEntry(scratch, 'audit')).not.toBeNull();
+    expect(bundledEntry(scratch, 'run')).toBeNull();
+    // a source edited after the build
+    const source = join(scratch, 'src', 'commands', 'metrics.ts');
+    appendFileSync(source, '\n');
+    expect(bundledEntry(scratch, 'metrics')).toBeNull();
+    m = await buildCliBundle(scratch);
+    expect(bundledEntry(scratch, 'metrics')).not.toBeNull();
+    // a file of the bundle changed
+    const chunk = join(scratch, CLI_BUNDLE_DIR, m.dir, Object.keys(m.outputs).find((f) => f !== m.entry)!);
+    appendFileSync(chunk, 'throw new Error("changed");\n');
+    expect(bundledEntry(scratch, 'metrics')).toBeNull();
+    // rebuilt, the changed folder is replaced by the true files
+    const again = await buildCliBundle(scratch);
+    expect(again.dir).toBe(m.dir);
+    expect(readFileSync(chunk, 'utf8')).not.toContain('changed');
+    expect(bundledEntry(scratch, 'metrics')).not.toBeNull();
+    // a manifest that is not one
+    writeFileSync(join(scratch, CLI_BUNDLE_DIR, 'current.json'), '{');
+    expect(bundledEntry(scratch, 'metrics')).toBeNull();
+  }, 60_000);
+});
