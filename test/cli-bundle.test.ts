@@ -22,18 +22,16 @@ function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('the bundled command line', () => {
-  it('prints what the sources print (metrics, metrics --json, audit --json, a file that is not there)', () => {
+  it('prints what the sources print (metrics --json, audit, a file that is not there)', () => {
     // the largest vLLM file of the real ones (per-request data), a CSV fixture, and a file that is not there
     const vllm = readdirSync(join(REAL, 'vllm')).map((f) => join(REAL, 'vllm', f)).sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b))[0]!;
     const csv = join(ROOT, 'test', 'fixtures', 'results', 'aiperf-oct2025_profile_export_aiperf.csv');
-    const runs = [['metrics', vllm, '--json'], ['audit', vllm, '--json'], ['metrics', csv], ['metrics', join(scratch, 'no-such-file.json')]];
-    cli(runs[0]!); // builds the bundle if there is none
-    expect(bundledEntry(ROOT, 'metrics'), 'no verified bundle after a metrics run').not.toBeNull();
-    for (const args of runs) {
-      const bundled = cli(args);
-      const sources = cli(args, { STOPWATCHES_NO_BUNDLE: '1' });
-      expect(bundled, args.join(' ')).toEqual(sources);
-    }
+    const runs = [['metrics', vllm, '--json'], ['audit', csv], ['metrics', join(scratch, 'no-such-file.json')]];
+    // the sources first: a start through them builds the bundle when there is none
+    const sources = runs.map((args) => cli(args, { STOPWATCHES_NO_BUNDLE: '1' }));
+    if (!bundledEntry(ROOT, 'metrics')) cli(['metrics', '--help']);
+    expect(bundledEntry(ROOT, 'metrics'), 'no verified bundle after a metrics start').not.toBeNull();
+    runs.forEach((args, k) => expect(cli(args), args.join(' ')).toEqual(sources[k]));
   });
 
   it('is not run once a source it was built from or one of its own files changed, and `run` never is', async () => {
