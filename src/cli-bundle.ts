@@ -9,11 +9,12 @@
  * about 0.3 s.
  *
  * The bundle is never trusted for being there: `.cache/cli/current.json`
- * lists every project file it was built from and every file it consists of,
- * each with its sha256, and bin/bundled.mjs checks all of them before each
- * use; a mismatch (an edited source, a changed bundle) falls back to tsx,
- * which rebuilds it. `import.meta.url` keeps meaning the source file's own
- * location (the loader of src/pipeline/bundle.ts pins it, as for experiments).
+ * lists every project file it was built from (and the builder, the compiler
+ * settings and the lockfile) and every file it consists of, each with its
+ * sha256, and bin/bundled.mjs checks all of them before each use; a mismatch
+ * (an edited source, a changed bundle) falls back to tsx, which rebuilds it.
+ * `import.meta.url` keeps meaning the source file's own location (the loader
+ * of src/pipeline/bundle.ts pins it, as for experiments).
  */
 import { build } from 'esbuild';
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
@@ -38,6 +39,9 @@ export interface CliBundleManifest {
   /** Each file of the folder → its sha256. */
   outputs: Record<string, string>;
 }
+
+/** Files that make the bundle what it is without being in it; a change to one is a change to the bundle. */
+const BUILT_BY = ['src/cli-bundle.ts', 'tsconfig.json', 'package-lock.json'];
 
 /** Folders of other builds younger than this are kept: a process started from one may still import its lazy parts. */
 const KEEP_OTHERS_MS = 60 * 60 * 1000;
@@ -69,11 +73,18 @@ export async function buildCliBundle(rootDir: string): Promise<CliBundleManifest
     logLevel: 'silent',
     plugins: [hashingLoader(root, loaded)],
   });
-  const inputs: Record<string, string> = {};
-  for (const input of Object.keys(result.metafile.inputs).sort()) {
+  const hashes: Record<string, string> = {};
+  for (const input of Object.keys(result.metafile.inputs)) {
     const rel = toPosix(input);
-    inputs[rel] = loaded[rel] ?? sha256(await readFile(resolve(root, input)));
+    hashes[rel] = loaded[rel] ?? sha256(await readFile(resolve(root, input)));
   }
+  // what shaped the bundle besides its sources: this builder, the compiler settings, the pinned esbuild
+  for (const rel of BUILT_BY) {
+    const bytes = await readFile(join(root, rel)).catch(() => null);
+    if (bytes) hashes[rel] = sha256(bytes);
+  }
+  const inputs: Record<string, string> = {};
+  for (const rel of Object.keys(hashes).sort()) inputs[rel] = hashes[rel]!;
   const files = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents] as const));
   const outputs: Record<string, string> = {};
   for (const name of [...files.keys()].sort()) outputs[name] = sha256(files.get(name)!);

@@ -34,7 +34,7 @@ describe('the bundled command line', () => {
     runs.forEach((args, k) => expect(cli(args), args.join(' ')).toEqual(sources[k]));
   });
 
-  it('is not run once a source it was built from or one of its own files changed, and `run` never is', async () => {
+  it('is not run once a source it was built from, the compiler settings or one of its own files changed, and `run` never is', async () => {
     for (const d of ['bin', 'src']) cpSync(join(ROOT, d), join(scratch, d), { recursive: true });
     for (const f of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, f), join(scratch, f));
     symlinkSync(join(ROOT, 'node_modules'), join(scratch, 'node_modules'));
@@ -51,6 +51,10 @@ describe('the bundled command line', () => {
     expect(bundledEntry(scratch, 'metrics')).toBeNull();
     m = await buildCliBundle(scratch);
     expect(bundledEntry(scratch, 'metrics')).not.toBeNull();
+    // the compiler settings changed (not a source, but they shaped the bundle)
+    appendFileSync(join(scratch, 'tsconfig.json'), '\n');
+    expect(bundledEntry(scratch, 'metrics')).toBeNull();
+    m = await buildCliBundle(scratch);
     // a file of the bundle changed
     const chunk = join(scratch, CLI_BUNDLE_DIR, m.dir, Object.keys(m.outputs).find((f) => f !== m.entry)!);
     appendFileSync(chunk, 'throw new Error("changed");\n');
