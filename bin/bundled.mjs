@@ -9,13 +9,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Commands that import no project file at run time (`run` imports the experiments' TypeScript), and that users run on their own result files. */
-export const BUNDLED_COMMANDS = new Set(['metrics', 'audit']);
+const BUNDLED_COMMANDS = new Set(['metrics', 'audit']);
+
+/** Whether `command` starts from the bundle when there is a verified one (and has it built when there is none). */
+export const startsBundled = (command) => BUNDLED_COMMANDS.has(command) && !process.env.STOPWATCHES_NO_BUNDLE;
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /** The verified bundle's entry as a file URL, or null (no bundle, a stale or changed one, or a command that is not bundled). */
 export function bundledEntry(root, command) {
-  if (!BUNDLED_COMMANDS.has(command) || process.env.STOPWATCHES_NO_BUNDLE) return null;
+  if (!startsBundled(command)) return null;
   try {
     const base = join(root, '.cache', 'cli');
     const m = JSON.parse(readFileSync(join(base, 'current.json'), 'utf8'));

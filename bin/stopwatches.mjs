@@ -5,7 +5,7 @@
 // (bin/bundled.mjs, src/cli-bundle.ts), and have it built when there is none.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundledEntry, BUNDLED_COMMANDS } from './bundled.mjs';
+import { bundledEntry, startsBundled } from './bundled.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const argv = process.argv.slice(2);
@@ -15,7 +15,7 @@ if (entry) cli = await import(entry);
 else {
   const { register } = await import('tsx/esm/api');
   register();
-  if (BUNDLED_COMMANDS.has(argv[0]) && !process.env.STOPWATCHES_NO_BUNDLE) {
+  if (startsBundled(argv[0])) {
     // for the next start; a folder that cannot be written (an installed package) only means tsx each time
     await (await import('../src/cli-bundle.ts')).buildCliBundle(root).catch(() => {});
   }

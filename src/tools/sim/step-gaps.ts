@@ -20,12 +20,7 @@
  */
 import type { Runs } from '../base/series.ts';
 
-/** Index of the first `ends[i] >= t` in [from, ends.length). */
-function lowerBound(ends: Float64Array, t: number, from: number): number {
-  return searchUp(ends, t, from, ends.length);
-}
-
-/** The same in [lo, hi), where ends[hi] >= t (or hi is the length). */
+/** Index of the first `ends[i] >= t` in [lo, hi), where ends[hi] >= t (or hi is the length). */
 function searchUp(ends: Float64Array, t: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -44,7 +39,6 @@ function searchUp(ends: Float64Array, t: number, lo: number, hi: number): number
 function stepNear(ends: Float64Array, t: number, near: number): number {
   const S = ends.length;
   if (S === 0) return 0;
-  if (near >= S) near = S - 1;
   if (ends[near] < t) {
     let lo = near + 1;
     let step = 1;
@@ -104,7 +98,7 @@ export function gapRunsOnStepClock(
         s++;
         continue;
       }
-      const s2 = lowerBound(stepEnds, t, s + 1);
+      const s2 = searchUp(stepEnds, t, s + 1, S);
       if (s2 === S || stepEnds[s2] !== t) return null;
       reach[r0 + 1]++;
       reach[s + 1]--;
