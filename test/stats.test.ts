@@ -345,3 +345,53 @@ describe('two modes over seeds', () => {
     expect(twoModes([1, 1, 1, 9, 9, 9])).toBeNull();
   });
 });
+
+describe('counted values: runs and one rank (stats/runs.ts)', () => {
+  /** A tally with repeats, one value counted in several places, values over many binades and in one high word. */
+  function tally(seed: number, m: number) {
+    const rng = createRng(seed);
+    const values = new Float64Array(m);
+    const counts = new Uint32Array(m);
+    for (let i = 0; i < m; i++) {
+      const u = rng.random();
+      values[i] = u < 0.2 && i > 0 ? values[rng.int(0, i - 1)] : u < 0.25 ? 0 : u < 0.6 ? 0.02 + rng.random() * 1e-9 : 10 ** (-4 + 6 * rng.random());
+      counts[i] = u < 0.5 ? 1 : rng.int(1, 300);
+    }
+    return { values, counts };
+  }
+  /** Every number the tally stands for, in ascending order. */
+  const expanded = (t: { values: Float64Array; counts: Uint32Array }) => Float64Array.from(Array.from(t.values).flatMap((v, k) => Array<number>(t.counts[k]).fill(v))).sort();
+
+  it('makes ascending runs of distinct values that stand for the same numbers, bit for bit', async () => {
+    const { runsOf, countOf } = await import('../src/stats/runs.ts');
+    for (const m of [0, 1, 2, 40, 5000]) {
+      const t = tally(m + 3, m);
+      const want = expanded(t);
+      const runs = runsOf({ values: t.values.slice(), counts: t.counts.slice() });
+      expect(countOf(runs)).toBe(want.length);
+      for (let k = 1; k < runs.values.length; k++) expect(runs.values[k], `m = ${m}`).toBeGreaterThan(runs.values[k - 1]);
+      expect(Buffer.from(expanded(runs).buffer).equals(Buffer.from(want.buffer)), `m = ${m}`).toBe(true);
+    }
+    expect(() => runsOf({ values: Float64Array.of(1, -0), counts: Uint32Array.of(1, 1) })).toThrow(/-0|not a value/);
+  });
+
+  it('selects the number at any rank, with the ranks its copies hold, from a tally in any order (and when the rounds run out)', async () => {
+    const { selectRank } = await import('../src/stats/runs.ts');
+    const t = tally(11, 3000);
+    const want = expanded(t);
+    const ranks = [0, 1, want.length >> 1, (want.length >> 1) - 1, want.length - 1, Math.floor(want.length * 0.99)];
+    for (const maxRounds of [64, 1]) {
+      for (const r of ranks) {
+        const got = selectRank(t, r, maxRounds)!;
+        expect(Object.is(got.value, want[r]), `rank ${r}`).toBe(true);
+        expect(got.first <= r && r < got.end).toBe(true);
+        expect(want[got.first]).toBe(got.value);
+        expect(want[got.end - 1]).toBe(got.value);
+        if (got.first > 0) expect(want[got.first - 1]).toBeLessThan(got.value);
+        if (got.end < want.length) expect(want[got.end]).toBeGreaterThan(got.value);
+      }
+    }
+    expect(selectRank(t, want.length)).toBeNull();
+    expect(selectRank(t, -1)).toBeNull();
+  });
+});

@@ -9,24 +9,27 @@
  * run's records are not changed once read), so its sorted copy can be kept
  * beside it (the pooled gaps are kept sorted: they are their own copy);
  * summarize() and the intervals sort any other array afresh. A source that
- * can count its gaps as runs of equal values (the simulator, on its step
- * clock) hands them over instead of having them sorted: the series is then a
- * read-only view of the runs, never expanded into millions of numbers, and a
- * mean or a variance of it is summed a run at a time; gaps that repeat (a
- * coarse clock, requests repeated) are counted so from any source.
+ * can count its gaps (the simulator, on its step clock) hands over a tally
+ * instead of having them sorted: the series is then a read-only view of the
+ * counted values, never expanded into millions of numbers. One number of it
+ * (a median) is selected from the tally; a statistic that reads the series in
+ * order (a mean or a variance, summed a run at a time) has the tally sorted
+ * into runs first, once. Gaps that repeat (a coarse clock, requests repeated)
+ * are counted into runs so from any source.
  */
 import type { BenchmarkRun } from './records.ts';
 import { DISTINCT_PROBE, sortAsc, sortInPlace } from '../../stats/percentile.ts';
+import { countOf, runsOf, selectRank, type Ranked, type Runs, type Tally } from '../../stats/runs.ts';
 
 const gapsOf = new WeakMap<BenchmarkRun, ArrayLike<number>>();
-const builderOf = new WeakMap<BenchmarkRun, () => Runs | null>();
+const builderOf = new WeakMap<BenchmarkRun, () => Tally | null>();
 
-/** A sorted series as runs of equal values: values[k], ascending, repeated counts[k] times. */
-export interface Runs {
-  values: Float64Array;
-  counts: Uint32Array;
+/** A series of counted values: its runs once made (from the tally, or as counted), else the tally. */
+interface Counted {
+  tally: Tally | null;
+  runs: Runs | null;
 }
-const runsOf = new WeakMap<ArrayLike<number>, Runs>();
+const countedOf = new WeakMap<ArrayLike<number>, Counted>();
 
 /** Every series handed out here, with its sorted copy once one was asked for. */
 const sortedOf = new WeakMap<ArrayLike<number>, ArrayLike<number> | null>();
@@ -37,50 +40,73 @@ const sortedOf = new WeakMap<ArrayLike<number>, ArrayLike<number> | null>();
  * AIPerf's inter_chunk_latency), in ascending order: every statistic the
  * tools take of it (percentiles, mean and std of the sorted values, counts,
  * the maximum) reads it sorted, so it is sorted once, in place, and is its
- * own sorted copy (a view of the runs, when the run's source counted them or
- * they repeat: {@link countedGapRuns}).
+ * own sorted copy (a view of the counted values, when the run's source
+ * counted them or they repeat: {@link countedGapRuns}).
  */
 export function pooledChunkGaps(run: BenchmarkRun): ArrayLike<number> {
   let gaps = gapsOf.get(run);
   if (gaps) return gaps;
   const build = builderOf.get(run);
-  const runs = build ? build() : countedGapRuns(run);
-  gaps = runs ? runsView(runs) : sortedPooledGaps(run);
-  if (runs) runsOf.set(gaps, runs);
+  const tally = build ? build() : null;
+  const runs = tally ? null : build ? null : countedGapRuns(run);
+  if (tally || runs) {
+    const counted: Counted = { tally, runs };
+    gaps = countedView(counted, countOf((tally ?? runs)!));
+    countedOf.set(gaps, counted);
+  } else gaps = sortedPooledGaps(run);
   gapsOf.set(run, gaps);
   sortedOf.set(gaps, gaps);
   return gaps;
 }
 
 /**
- * The run's pooled chunk gaps as its source can count them, as runs of equal
- * values in ascending order, without sorting (the simulator: every token is
- * emitted at the end of a step of one shared clock, so the gaps are counted
- * per step). `build` runs when a tool first asks and must give exactly the
- * values {@link pooledChunkGaps} would sort, or null to leave it to the sort
- * (the gaps are then not counted either: a test builds the sorted series so).
+ * The run's pooled chunk gaps as its source can count them, without listing
+ * them (the simulator: every token is emitted at the end of a step of one
+ * shared clock, so the gaps are counted per step). `build` runs when a tool
+ * first asks and must give a tally of exactly the values {@link
+ * pooledChunkGaps} would sort, or null to leave it to the sort (the gaps are
+ * then not counted either: a test builds the sorted series so).
  */
-export function pooledChunkGapsFrom(run: BenchmarkRun, build: () => Runs | null): void {
+export function pooledChunkGapsFrom(run: BenchmarkRun, build: () => Tally | null): void {
   builderOf.set(run, build);
 }
 
-/** A shared series' runs of equal values, when its source built it from them; null for any other array. */
+/** A shared series' runs of equal values, when its source counted it (made from the tally on the first call); null for any other array. */
 export function seriesRuns(values: ArrayLike<number>): Runs | null {
-  return runsOf.get(values) ?? null;
+  const counted = countedOf.get(values);
+  return counted ? runsOfCounted(counted) : null;
+}
+
+function runsOfCounted(counted: Counted): Runs {
+  if (!counted.runs) {
+    counted.runs = runsOf(counted.tally!);
+    counted.tally = null; // its arrays are the runs' now
+  }
+  return counted.runs;
 }
 
 /**
- * The runs read as the array they stand for (values[i], length, iteration),
- * without building it: an index is found among the runs' ends (a statistic
- * reads a few; summarize() sums the runs themselves).
+ * The counted values read as the array they stand for (values[i], length,
+ * iteration), without building it. An index is selected from the tally while
+ * there is one (a median reads two neighbouring indices, most often one
+ * value's copies: selected once), and found among the runs' ends once they
+ * are made; iteration reads the runs.
  */
-function runsView(runs: Runs): ArrayLike<number> {
-  const { values, counts } = runs;
-  const ends = new Float64Array(values.length);
-  let n = 0;
-  for (let k = 0; k < values.length; k++) ends[k] = n += counts[k];
+function countedView(counted: Counted, n: number): ArrayLike<number> {
+  let ends: Float64Array | null = null;
+  let last: Ranked | null = null;
   const at = (i: number): number | undefined => {
     if (!(Number.isInteger(i) && i >= 0 && i < n)) return undefined;
+    if (counted.tally) {
+      if (!(last && last.first <= i && i < last.end)) last = selectRank(counted.tally, i);
+      return last?.value;
+    }
+    const { values, counts } = counted.runs!;
+    if (!ends) {
+      ends = new Float64Array(values.length);
+      let e = 0;
+      for (let k = 0; k < values.length; k++) ends[k] = e += counts[k];
+    }
     let lo = 0;
     let hi = ends.length - 1;
     while (lo < hi) {
@@ -91,6 +117,7 @@ function runsView(runs: Runs): ArrayLike<number> {
     return values[lo];
   };
   function* each(): Generator<number> {
+    const { values, counts } = runsOfCounted(counted);
     for (let k = 0; k < values.length; k++) for (let c = 0; c < counts[k]; c++) yield values[k];
   }
   return new Proxy(Object.freeze({ length: n }), {
@@ -223,7 +250,7 @@ export function sortedValues(values: ArrayLike<number>): ArrayLike<number> {
  * runs are counted a run at a time, any other array one value at a time.
  */
 export function countAbove(values: ArrayLike<number>, x: number): number {
-  const runs = runsOf.get(values);
+  const runs = seriesRuns(values);
   let count = 0;
   if (runs) {
     for (let k = 0; k < runs.values.length; k++) if (runs.values[k] > x) count += runs.counts[k];
@@ -238,8 +265,8 @@ export function countAbove(values: ArrayLike<number>, x: number): number {
  * −Infinity for none): a shared series' last number when it is sorted, else one pass.
  */
 export function largest(values: ArrayLike<number>): number {
-  const runs = runsOf.get(values);
-  // runs hold no NaN and no −0 (step-gaps.ts refuses them): the last value is the largest
+  const runs = seriesRuns(values);
+  // runs hold no NaN and no −0 (stats/runs.ts): the last value is the largest
   if (runs) return runs.values.length ? runs.values[runs.values.length - 1] : -Infinity;
   if (sortedOf.get(values) === values) {
     let i = values.length - 1;

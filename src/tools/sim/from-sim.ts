@@ -9,7 +9,7 @@
 import type { SimResult, ClientSpec } from '../../sim/types.ts';
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { pooledChunkGapsFrom } from '../base/series.ts';
-import { gapRunsOnStepClock } from './step-gaps.ts';
+import { gapTallyOnStepClock } from './step-gaps.ts';
 
 export interface FromSimOptions {
   /** The client the run used: sets maxConcurrency and requestRate (closed loops have neither). */
@@ -62,7 +62,7 @@ export function fromSimResult(result: SimResult, opts: FromSimResultOptions = {}
   const whole = from === 0 && to === result.n;
   const { requests: _r, stepEnds, ...rest } = opts;
   const run = buildRun(records, whole ? { ...rest, originT: opts.originT ?? 0 } : rest);
-  if (stepEnds) pooledChunkGapsFrom(run, () => gapRunsOnStepClock(tt.times, tt.offsets, from, to, stepEnds));
+  if (stepEnds) pooledChunkGapsFrom(run, () => gapTallyOnStepClock(tt.times, tt.offsets, from, to, stepEnds));
   return run;
 }
 
