@@ -27,18 +27,24 @@ export const config = {
 
 /** The run and every definition on it, with LLMPerf's Llama 2 count taken as the model's own (inflation 1). */
 export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServerConfig(), watch?: (v: StepView) => void): { rows: SpeedRow[]; numbers: Record<string, NumberValue> } {
+  // every step's end: the tools' pooled chunk gaps are then counted per step, not sorted (src/tools/sim/step-gaps.ts)
+  const stepEnds: number[] = [];
+  const onStep = (v: StepView) => {
+    stepEnds.push(v.t + v.dt);
+    watch?.(v);
+  };
   const r = simulate(
     cfg,
     { isl: fixedLengths(c.prompts, c.isl), osl: fixedLengths(c.prompts, c.osl) },
     { kind: 'closed', slots: c.users },
-    { recordTokens: true, ...(watch ? { onStep: watch } : {}) },
+    { recordTokens: true, onStep },
   );
   const tt = r.tokenTimes!;
   const gaps: number[] = [];
   for (let i = 0; i < r.n; i++) {
     for (let k = tt.offsets[i] + 1; k < tt.offsets[i + 1]; k++) gaps.push((tt.times[k] - tt.times[k - 1]) * 1000);
   }
-  const run = fromSimResult(r, { client: { kind: 'closed', slots: c.users } });
+  const run = fromSimResult(r, { client: { kind: 'closed', slots: c.users }, stepEnds: Float64Array.from(stepEnds) });
   // withInflation's rescaling holds for one output length only
   if (run.records.some((x) => x.ok && x.outputTokens !== c.osl)) throw new Error(`definitions: a request did not stream exactly ${c.osl} tokens`);
   const rows = perUserSpeeds(run, { llama2Inflation: 1 });
