@@ -8,8 +8,8 @@
  * experiment (Llama 2 ÷ Llama 3 count on English technical docs).
  */
 import { defineExperiment } from '../src/pipeline/experiment.ts';
-import { defaultServerConfig, fixedLengths, simulate, type ServerConfig, type StepView } from '../src/sim/index.ts';
-import { fromSimResult, LLMPERF_BOS, perUserSpeeds, speedRange, TABLE1, type SpeedRow } from '../src/metrics/index.ts';
+import { defaultServerConfig, fixedLengths, simulate, type ServerConfig, type SimResult, type StepView } from '../src/sim/index.ts';
+import { fromSimResult, LLMPERF_BOS, perUserSpeeds, speedRange, TABLE1, type BenchmarkRun, type SpeedRow } from '../src/metrics/index.ts';
 import { num, pctNum, configNumbers } from './lib/measure.ts';
 import type { DataOf, NumberValue } from '../src/pipeline/types.ts';
 
@@ -25,12 +25,11 @@ export const config = {
 };
 
 
-/** The run and every definition on it, with LLMPerf's Llama 2 count taken as the model's own (inflation 1). */
-export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServerConfig(), watch?: (v: StepView) => void): { rows: SpeedRow[]; numbers: Record<string, NumberValue> } {
-  // every step's end: the tools' pooled chunk gaps are then counted per step, not sorted (src/tools/sim/step-gaps.ts)
-  const stepEnds: number[] = [];
+/** The run, with every step's end: the tools' pooled chunk gaps are then counted per step, not sorted (src/tools/sim/step-gaps.ts). */
+export function definitionsSimulation(c: typeof config, cfg: ServerConfig = defaultServerConfig(), watch?: (v: StepView) => void): { r: SimResult; stepEnds: Float64Array } {
+  const ends: number[] = [];
   const onStep = (v: StepView) => {
-    stepEnds.push(v.t + v.dt);
+    ends.push(v.t + v.dt);
     watch?.(v);
   };
   const r = simulate(
@@ -39,12 +38,24 @@ export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServ
     { kind: 'closed', slots: c.users },
     { recordTokens: true, onStep },
   );
+  return { r, stepEnds: Float64Array.from(ends) };
+}
+
+/** The run as every tool reads it: its records, and its pooled gaps counted on the step clock. */
+export function benchmarkRunOf(c: typeof config, sim: { r: SimResult; stepEnds: Float64Array }): BenchmarkRun {
+  return fromSimResult(sim.r, { client: { kind: 'closed', slots: c.users }, stepEnds: sim.stepEnds });
+}
+
+/** The run and every definition on it, with LLMPerf's Llama 2 count taken as the model's own (inflation 1). */
+export function definitionsRun(c: typeof config, cfg: ServerConfig = defaultServerConfig(), watch?: (v: StepView) => void): { rows: SpeedRow[]; numbers: Record<string, NumberValue> } {
+  const sim = definitionsSimulation(c, cfg, watch);
+  const { r } = sim;
   const tt = r.tokenTimes!;
   const gaps: number[] = [];
   for (let i = 0; i < r.n; i++) {
     for (let k = tt.offsets[i] + 1; k < tt.offsets[i + 1]; k++) gaps.push((tt.times[k] - tt.times[k - 1]) * 1000);
   }
-  const run = fromSimResult(r, { client: { kind: 'closed', slots: c.users }, stepEnds: Float64Array.from(stepEnds) });
+  const run = benchmarkRunOf(c, sim);
   // withInflation's rescaling holds for one output length only
   if (run.records.some((x) => x.ok && x.outputTokens !== c.osl)) throw new Error(`definitions: a request did not stream exactly ${c.osl} tokens`);
   const rows = perUserSpeeds(run, { llama2Inflation: 1 });
