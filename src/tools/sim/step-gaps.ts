@@ -1,13 +1,13 @@
 /**
  * A simulated run's pooled chunk gaps, counted on the simulator's step clock
- * instead of listed. Every token is emitted at the end
- * of a step, and a decoding request emits one at the end of every step that
- * serves it, so almost every gap runs from one step's end to the next: all the
- * gaps of a step are one value, and millions of gaps are a count per step
- * (plus the few that span several steps: a preempted request's recompute).
- * The tally of the tens of thousands of step values stands for the same
- * numbers as every gap, bit for bit: each gap is the same subtraction of the
- * same two times (stats/runs.ts sorts or selects from it).
+ * instead of listed. Every token is emitted at the end of a step, and a
+ * decoding request emits one at the end of every step that serves it, so
+ * almost every gap runs from one step's end to the next: all the gaps of a
+ * step are one value, and millions of gaps are a count per step (plus the few
+ * that span several steps: a preempted request's recompute). The tally of the
+ * tens of thousands of step lengths stands for the same numbers as the list
+ * of every gap, bit for bit: each gap is the same subtraction of the same two
+ * times (stats/runs.ts sorts the tally, or selects one rank from it).
  *
  * What is taken from the simulator (kernel-event.ts, kernel-stepwise.ts: a
  * request's tokens are emitted at the ends of the steps that serve it, one per
