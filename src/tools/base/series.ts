@@ -47,8 +47,9 @@ export function pooledChunkGaps(run: BenchmarkRun): ArrayLike<number> {
   let gaps = gapsOf.get(run);
   if (gaps) return gaps;
   const build = builderOf.get(run);
+  // a source that can count its gaps is asked, and only it; any other run's gaps are counted when they repeat
   const tally = build ? build() : null;
-  const runs = tally ? null : build ? null : countedGapRuns(run);
+  const runs = build ? null : countedGapRuns(run);
   if (tally || runs) {
     const counted: Counted = { tally, runs };
     gaps = countedView(counted, countOf((tally ?? runs)!));

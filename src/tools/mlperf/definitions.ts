@@ -207,15 +207,18 @@ export interface MlperfMetrics {
   earlyStopping?: { ttft: EarlyStoppingResult | null; tpot: EarlyStoppingResult };
 }
 
-/**
- * The Server scenario's token-latency results (results.cc `LogDetail`).
- * Every sample is in every array — a one-token answer included, with its
- * negative TPOT — and each mean divides by the sample count. `targets`
- * (seconds), when given, runs the early-stopping rule on both arrays at
- * p = 0.99, c = 0.99 (llama3_1-8b: 2 s TTFT / 0.1 s TPOT; interactive 0.5 / 0.03).
- */
-export function mlperfMetrics(run: BenchmarkRun, opts: { targets?: { ttftS: number; tpotS: number }; percentile?: number } = {}): MlperfMetrics {
-  const recs = successful(run);
+/** What LoadGen records of each sample, in one pass over the records: the three latencies (ns), why a TPOT is missing, the token counts and their errors. */
+interface MlperfSamples {
+  lat: number[];
+  ftl: number[];
+  tpot: number[];
+  why: Map<string, number>;
+  errs: Map<string, number>;
+  tokens: number;
+  tokensKnown: boolean;
+}
+
+function mlperfSamples(recs: readonly RequestRecord[]): MlperfSamples {
   const lat: number[] = [];
   const ftl: number[] = [];
   const tpot: number[] = [];
@@ -239,18 +242,42 @@ export function mlperfMetrics(run: BenchmarkRun, opts: { targets?: { ttftS: numb
       if (t.error) count(errs, t.error);
     }
   }
-  const list = (m: Map<string, number>) => [...m].map(([k, v]) => `${v} × ${k}`);
+  return { lat, ftl, tpot, why, errs, tokens, tokensKnown };
+}
+
+const errorList = (m: Map<string, number>) => [...m].map(([k, v]) => `${v} × ${k}`);
+
+/**
+ * LoadGen's mean TPOT (ns) with its sample count and the errors it would log,
+ * exactly as {@link mlperfMetrics} gives them, without the percentiles (an
+ * integer mean needs no sorted copy): what the per-user speed reads.
+ */
+export function mlperfTpotMean(run: BenchmarkRun): { meanNs: number | null; n: number; errors: string[]; numErrors: number } {
+  const { tpot, errs } = mlperfSamples(successful(run));
+  return { meanNs: mlperfIntegerMean(tpot), n: tpot.length, errors: errorList(errs), numErrors: [...errs.values()].reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * The Server scenario's token-latency results (results.cc `LogDetail`).
+ * Every sample is in every array — a one-token answer included, with its
+ * negative TPOT — and each mean divides by the sample count. `targets`
+ * (seconds), when given, runs the early-stopping rule on both arrays at
+ * p = 0.99, c = 0.99 (llama3_1-8b: 2 s TTFT / 0.1 s TPOT; interactive 0.5 / 0.03).
+ */
+export function mlperfMetrics(run: BenchmarkRun, opts: { targets?: { ttftS: number; tpotS: number }; percentile?: number } = {}): MlperfMetrics {
+  const recs = successful(run);
+  const { lat, ftl, tpot, why, errs, tokens, tokensKnown } = mlperfSamples(recs);
   const clock = mlperfRunClock(recs);
   const T = clock ? clock.finalQueryDoneT - clock.startT : null;
   const out: MlperfMetrics = {
     latency: summarizeNs(lat),
     firstTokenLatency: summarizeNs(ftl),
-    timePerOutputToken: summarizeNs(tpot, why.size ? list(why).join('; ') : undefined),
+    timePerOutputToken: summarizeNs(tpot, why.size ? errorList(why).join('; ') : undefined),
     completedSamplesPerSec: T === null ? null : (recs.length - 1) / T,
     completedTokensPerSec: T === null || !tokensKnown ? null : tokens / T,
     finalQueryAllSamplesDoneS: T,
     tokenCount: tokensKnown ? tokens : null,
-    errors: list(errs),
+    errors: errorList(errs),
     numErrors: [...errs.values()].reduce((a, b) => a + b, 0),
   };
   if (opts.targets) {
