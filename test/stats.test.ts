@@ -372,7 +372,9 @@ describe('counted values: runs and one rank (stats/runs.ts)', () => {
       for (let k = 1; k < runs.values.length; k++) expect(runs.values[k], `m = ${m}`).toBeGreaterThan(runs.values[k - 1]);
       expect(Buffer.from(expanded(runs).buffer).equals(Buffer.from(want.buffer)), `m = ${m}`).toBe(true);
     }
-    expect(() => runsOf({ values: Float64Array.of(1, -0), counts: Uint32Array.of(1, 1) })).toThrow(/-0|not a value/);
+    expect(() => runsOf({ values: Float64Array.of(1, -0), counts: Uint32Array.of(1, 1) })).toThrow(/holds -0, not a finite value ≥ \+0/);
+    expect(() => runsOf({ values: Float64Array.of(-2, 1), counts: Uint32Array.of(1, 1) })).toThrow(/holds -2/);
+    expect(() => runsOf({ values: Float64Array.of(1, Infinity), counts: Uint32Array.of(1, 1) })).toThrow(/holds Infinity/);
   });
 
   it('selects the number at any rank, with the ranks its copies hold, from a tally in any order (and when the rounds run out)', async () => {

@@ -55,7 +55,7 @@ export function runsOf(t: Tally): Runs {
   const high = new Uint32Array(65536);
   for (let i = 0; i < m; i++) {
     const w = v[2 * i + 1];
-    if (!(values[i] >= 0 && values[i] < Infinity) || w >>> 31) throw new RangeError(`runsOf: a tally holds ${values[i]}, not a value ≥ +0 and finite`);
+    if (!(values[i] >= 0 && values[i] < Infinity) || w >>> 31) throw new RangeError(`runsOf: a tally holds ${Object.is(values[i], -0) ? '-0' : values[i]}, not a finite value ≥ +0`);
     low[w & 0xffff]++;
     high[w >>> 16]++;
   }
