@@ -40,8 +40,9 @@ const sortedOf = new WeakMap<ArrayLike<number>, ArrayLike<number> | null>();
  * AIPerf's inter_chunk_latency), in ascending order: every statistic the
  * tools take of it (percentiles, mean and std of the sorted values, counts,
  * the maximum) reads it sorted, so it is sorted once, in place, and is its
- * own sorted copy (a view of the counted values, when the run's source
- * counted them or they repeat: {@link countedGapRuns}).
+ * own sorted copy. When the run's source counted the gaps, or they repeat
+ * ({@link countedGapRuns}), it is a view of the counted values instead, put
+ * in order only if a statistic reads them in order.
  */
 export function pooledChunkGaps(run: BenchmarkRun): ArrayLike<number> {
   let gaps = gapsOf.get(run);
