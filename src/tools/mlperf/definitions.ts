@@ -246,6 +246,7 @@ function mlperfSamples(recs: readonly RequestRecord[]): MlperfSamples {
 }
 
 const errorList = (m: Map<string, number>) => [...m].map(([k, v]) => `${v} × ${k}`);
+const errorCount = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /**
  * LoadGen's mean TPOT (ns) with its sample count and the errors it would log,
@@ -254,7 +255,7 @@ const errorList = (m: Map<string, number>) => [...m].map(([k, v]) => `${v} × ${
  */
 export function mlperfTpotMean(run: BenchmarkRun): { meanNs: number | null; n: number; errors: string[]; numErrors: number } {
   const { tpot, errs } = mlperfSamples(successful(run));
-  return { meanNs: mlperfIntegerMean(tpot), n: tpot.length, errors: errorList(errs), numErrors: [...errs.values()].reduce((a, b) => a + b, 0) };
+  return { meanNs: mlperfIntegerMean(tpot), n: tpot.length, errors: errorList(errs), numErrors: errorCount(errs) };
 }
 
 /**
@@ -278,7 +279,7 @@ export function mlperfMetrics(run: BenchmarkRun, opts: { targets?: { ttftS: numb
     finalQueryAllSamplesDoneS: T,
     tokenCount: tokensKnown ? tokens : null,
     errors: errorList(errs),
-    numErrors: [...errs.values()].reduce((a, b) => a + b, 0),
+    numErrors: errorCount(errs),
   };
   if (opts.targets) {
     const p = opts.percentile ?? 0.99;
