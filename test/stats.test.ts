@@ -360,7 +360,11 @@ describe('counted values: runs and one rank (stats/runs.ts)', () => {
     return { values, counts };
   }
   /** Every number the tally stands for, in ascending order. */
-  const expanded = (t: { values: Float64Array; counts: Uint32Array }) => Float64Array.from(Array.from(t.values).flatMap((v, k) => Array<number>(t.counts[k]).fill(v))).sort();
+  const expanded = (t: { values: Float64Array; counts: Uint32Array }) => {
+    const out = new Float64Array(t.counts.reduce((n, c) => n + c, 0));
+    for (let k = 0, at = 0; k < t.values.length; at += t.counts[k]!, k++) out.fill(t.values[k]!, at, at + t.counts[k]!);
+    return out.sort();
+  };
 
   it('makes ascending runs of distinct values that stand for the same numbers, bit for bit', async () => {
     const { runsOf, countOf } = await import('../src/stats/runs.ts');
@@ -379,21 +383,29 @@ describe('counted values: runs and one rank (stats/runs.ts)', () => {
 
   it('selects the number at any rank, with the ranks its copies hold, from a tally in any order (and when the rounds run out)', async () => {
     const { selectRank } = await import('../src/stats/runs.ts');
-    const t = tally(11, 3000);
-    const want = expanded(t);
-    const ranks = [0, 1, want.length >> 1, (want.length >> 1) - 1, want.length - 1, Math.floor(want.length * 0.99)];
-    for (const maxRounds of [64, 1]) {
-      for (const r of ranks) {
-        const got = selectRank(t, r, maxRounds)!;
-        expect(Object.is(got.value, want[r]), `rank ${r}`).toBe(true);
-        expect(got.first <= r && r < got.end).toBe(true);
-        expect(want[got.first]).toBe(got.value);
-        expect(want[got.end - 1]).toBe(got.value);
-        if (got.first > 0) expect(want[got.first - 1]).toBeLessThan(got.value);
-        if (got.end < want.length) expect(want[got.end]).toBeGreaterThan(got.value);
+    // a small tally is partitioned; a large one is first narrowed to one bucket of bits
+    for (const m of [3000, 40_000]) {
+      const t = tally(m + 11, m);
+      const want = expanded(t);
+      const ranks = [0, 1, want.length >> 1, (want.length >> 1) - 1, want.length - 1, Math.floor(want.length * 0.99)];
+      // and both sides of every place where the values' top 16 bits change (one bucket of the large tally's first pass ends)
+      const high = new Uint32Array(want.buffer);
+      const edges: number[] = [];
+      for (let k = 1; k < want.length; k++) if (high[2 * k + 1]! >>> 16 !== high[2 * k - 1]! >>> 16) edges.push(k);
+      for (let e = 0; e < edges.length; e += Math.ceil(edges.length / 24)) ranks.push(edges[e]! - 1, edges[e]!);
+      for (const maxRounds of [64, 1]) {
+        for (const r of ranks) {
+          const got = selectRank(t, r, maxRounds)!;
+          expect(Object.is(got.value, want[r]), `rank ${r}`).toBe(true);
+          expect(got.first <= r && r < got.end).toBe(true);
+          expect(want[got.first]).toBe(got.value);
+          expect(want[got.end - 1]).toBe(got.value);
+          if (got.first > 0) expect(want[got.first - 1]).toBeLessThan(got.value);
+          if (got.end < want.length) expect(want[got.end]).toBeGreaterThan(got.value);
+        }
       }
+      expect(selectRank(t, want.length)).toBeNull();
+      expect(selectRank(t, -1)).toBeNull();
     }
-    expect(selectRank(t, want.length)).toBeNull();
-    expect(selectRank(t, -1)).toBeNull();
   });
 });

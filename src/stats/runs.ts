@@ -152,17 +152,55 @@ export interface Ranked {
   end: number;
 }
 
+/** Above this many values, a rank is first narrowed to the values of one bucket of bits (see {@link selectRank}). */
+const BUCKET_SELECT_MIN = 1 << 14;
+
 /**
  * The number at rank `r` (0 for the smallest) of the numbers a tally stands
- * for, in ascending order; null when `r` is not one of its ranks. Permutes
- * the tally (its order is free). Each round splits the values in three
- * around the median of three of them, keeps the part that holds the rank and
- * counts what lies below it, until the rank falls among the pivot's copies:
- * about three passes over the values, against the sort's eight.
+ * for, in ascending order; null when `r` is not one of its ranks.
+ *
+ * A large tally is read once to count its numbers by the top 16 bits of each
+ * value (sign, exponent and the mantissa's first four bits, which order like
+ * the values), and once more to copy out the values of the bucket that holds
+ * the rank: a run's step lengths span a few binades, so that bucket holds a
+ * small share of them. What is left, or a small tally, is partitioned: see
+ * {@link partitionSelect}.
  */
 export function selectRank(t: Tally, r: number, maxRounds = 64): Ranked | null {
-  const { values: v, counts: c } = t;
+  const { values, counts } = t;
+  const m = values.length;
   if (!(Number.isInteger(r) && r >= 0)) return null;
+  if (m < BUCKET_SELECT_MIN) return partitionSelect(t, r, maxRounds);
+  const w = new Uint32Array(values.buffer, values.byteOffset, 2 * m);
+  const numbers = new Float64Array(65536);
+  const members = new Uint32Array(65536);
+  for (let i = 0; i < m; i++) {
+    const top = w[2 * i + 1] >>> 16;
+    numbers[top] += counts[i];
+    members[top]++;
+  }
+  let below = 0;
+  let b = 0;
+  while (b < 65536 && r >= below + numbers[b]) below += numbers[b++];
+  if (b === 65536) return null;
+  const inside: Tally = { values: new Float64Array(members[b]), counts: new Uint32Array(members[b]) };
+  for (let i = 0, k = 0; i < m; i++) {
+    if (w[2 * i + 1] >>> 16 !== b) continue;
+    inside.values[k] = values[i];
+    inside.counts[k++] = counts[i];
+  }
+  const got = partitionSelect(inside, r - below, maxRounds);
+  return got && { value: got.value, first: got.first + below, end: got.end + below };
+}
+
+/**
+ * {@link selectRank} by partitioning; permutes the tally (its order is free).
+ * Each round splits the values in three around the median of three of them,
+ * keeps the part that holds the rank and counts what lies below it, until the
+ * rank falls among the pivot's copies: about three passes over the values.
+ */
+function partitionSelect(t: Tally, r: number, maxRounds: number): Ranked | null {
+  const { values: v, counts: c } = t;
   let lo = 0;
   let hi = v.length;
   let base = 0; // numbers below [lo, hi)
