@@ -157,7 +157,8 @@ const BUCKET_SELECT_MIN = 1 << 14;
 
 /**
  * The number at rank `r` (0 for the smallest) of the numbers a tally stands
- * for, in ascending order; null when `r` is not one of its ranks.
+ * for, in ascending order; null when `r` is not one of its ranks. May
+ * permute the tally (its order is free).
  *
  * A large tally is read once to count its numbers by the top 16 bits of each
  * value (sign, exponent and the mantissa's first four bits, which order like
