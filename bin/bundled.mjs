@@ -1,24 +1,21 @@
-// Which start the command line takes (src/cli-bundle.ts says why there are two): for the
-// commands below, the bundle named by .cache/cli/current.json when every file it was built
-// from and every file it consists of still has the sha256 recorded there; otherwise null,
-// and bin/stopwatches.mjs starts the sources through tsx (and has the bundle rebuilt).
+// Which start the command line takes (src/cli-bundle.ts says why there are two): the bundle
+// named by .cache/cli/current.json when every file it was built from and every file it
+// consists of still has the sha256 recorded there; otherwise null, and bin/stopwatches.mjs
+// starts the sources through tsx (and has the bundle rebuilt).
 // Plain JavaScript: it runs before any TypeScript can be loaded.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Commands that import no project file at run time (`run` imports the experiments' TypeScript), and that users run on their own result files. */
-const BUNDLED_COMMANDS = new Set(['metrics', 'audit']);
-
-/** Whether `command` starts from the bundle when there is a verified one (and has it built when there is none). */
-export const startsBundled = (command) => BUNDLED_COMMANDS.has(command) && !process.env.STOPWATCHES_NO_BUNDLE;
+/** Whether a start takes the bundle when there is a verified one (and has it built when there is none). */
+export const startsBundled = () => !process.env.STOPWATCHES_NO_BUNDLE;
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
-/** The verified bundle's entry as a file URL, or null (no bundle, a stale or changed one, or a command that is not bundled). */
-export function bundledEntry(root, command) {
-  if (!startsBundled(command)) return null;
+/** The verified bundle's entry as a file URL, or null (no bundle, a stale or changed one, or STOPWATCHES_NO_BUNDLE set). */
+export function bundledEntry(root) {
+  if (!startsBundled()) return null;
   try {
     const base = join(root, '.cache', 'cli');
     const m = JSON.parse(readFileSync(join(base, 'current.json'), 'utf8'));

@@ -28,6 +28,7 @@ import { createRequire } from 'node:module';
 import { COMMENT_MARKER, MARKDOWN_LIMIT } from '../src/pipeline/diff/markdown.ts';
 import { citedNumbers } from '../src/site/cited.ts';
 import { runCli } from './helpers/cli.ts';
+import { bundledEntry } from '../bin/bundled.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'stopwatches-loop-'));
@@ -134,6 +135,8 @@ describe('the pull-request loop in a scratch repository', () => {
     git('commit', '-q', '-m', 'notes');
     const same = pullRequest('out-unchanged');
     expect(same.build.status, same.build.out).toBe(0);
+    // The first start built the command line's bundle (src/cli-bundle.ts): every later step ran from it.
+    expect(bundledEntry(scratch), 'no verified bundle of the command line after the first build').not.toBeNull();
     expect(same.md.split('\n')[1]).toBe('### Build passes: nothing changed');
     expect(same.json.numbers).toEqual([]);
     expect(same.json.experiments).toEqual([]);

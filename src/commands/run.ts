@@ -9,7 +9,6 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.ts';
 import { parseShard, type Shard } from '../pipeline/shard.ts';
@@ -49,7 +48,13 @@ export function register(program: Command): void {
 export async function loadRegistry(root: string) {
   const path = join(root, 'experiments', 'index.ts');
   if (!existsSync(path)) return [];
-  const mod = (await import(pathToFileURL(path).href)) as { experiments?: unknown; default?: unknown };
+  const { bundleError, importBundled } = await import('../pipeline/bundle.ts');
+  let mod: { experiments?: unknown; default?: unknown };
+  try {
+    mod = await importBundled(root, path);
+  } catch (err) {
+    throw bundleError('experiments/index.ts', err);
+  }
   const list = mod.experiments ?? mod.default;
   if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) throw new UserError('experiments/index.ts must export `experiments`, an array of module paths');
   return list as string[];

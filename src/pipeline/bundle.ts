@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { sha256 } from '../fs/hash.ts';
 import { writeFileAtomic } from '../fs/atomic.ts';
 import { toPosix } from './fsutil.ts';
+import { UserError } from '../errors.ts';
 
 export interface ExperimentBundle {
   /** Absolute path of the bundled ES module (exports `experiment`, `createRng`, `hashLabel`, `encodeResult`). */
@@ -75,6 +76,36 @@ export function hashingLoader(root: string, files: Record<string, string>): Plug
       });
     },
   };
+}
+
+/** What esbuild says when `path` (as the user names it) does not bundle: its first error, where it is. */
+export function bundleError(path: string, err: unknown): UserError {
+  const first = (err as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];
+  return new UserError(`${path}: cannot bundle: ${first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : (err as Error).message}`);
+}
+
+/**
+ * A project module imported from its bundle, held in memory: how `run` reads its
+ * registry (experiments/index.ts), so that no command needs a TypeScript loader
+ * and every one may start from the command line's bundle (src/cli-bundle.ts).
+ * Everything the module imports is bundled in, packages too: a module imported
+ * from a data: URL resolves nothing but Node's own modules.
+ */
+export async function importBundled(root: string, entry: string): Promise<Record<string, unknown>> {
+  const result = await build({
+    entryPoints: [entry],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    logLevel: 'silent',
+    plugins: [hashingLoader(root, {})],
+  });
+  const code = Buffer.from(result.outputFiles[0]!.contents).toString('base64');
+  return (await import(`data:text/javascript;base64,${code}`)) as Record<string, unknown>;
 }
 
 export async function bundleExperiment(opts: BundleOptions): Promise<ExperimentBundle> {

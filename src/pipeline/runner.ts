@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.ts';
 import { hashLabel } from '../rng/index.ts';
-import { bundleExperiment, bundleFigures, type ExperimentBundle } from './bundle.ts';
+import { bundleError, bundleExperiment, bundleFigures, type ExperimentBundle } from './bundle.ts';
 import { JobCache, jobKey, type EntryHeader, type JobManifest, type Lookup, type WriteFile } from './cache.ts';
 import { describeRemote, keepFetched, pullFromRemote, type RemoteCache, type RemoteStats } from './remote/cache.ts';
 import { describeShare, estimateRuntimes, shareOf, type Shard, type ShardReport } from './shard.ts';
@@ -333,11 +333,6 @@ function validateDefinition(def: unknown, path: string): asserts def is Experime
 /** The figures module of an experiment module: `figures/<same file name>` beside it (experiments/figures/first-wave.ts). */
 export function figuresModulePath(experimentFile: string): string {
   return join(dirname(experimentFile), 'figures', basename(experimentFile));
-}
-
-function bundleError(path: string, err: unknown): UserError {
-  const first = (err as { errors?: { text: string; location?: { file: string; line: number } }[] }).errors?.[0];
-  return new UserError(`${path}: cannot bundle: ${first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : (err as Error).message}`);
 }
 
 /** Says so when a bundle on disk was not the bytes it was built as (edited, truncated): it was rewritten before use. */
