@@ -17,6 +17,7 @@ import { importResult } from '../src/importers/index.ts';
 import { openResultInput } from '../src/importers/load.ts';
 import { UserError } from '../src/errors.ts';
 import { READ_CHUNK } from '../src/fs/read.ts';
+import { expectStrictEqual } from './helpers/same.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'results');
@@ -46,7 +47,7 @@ describe('a JSON document read from pieces', () => {
     it(`equals JSON.parse on every real file and fixture (pieces of ${piece} characters, every value walked)`, () => {
       for (const d of DOCS) {
         const r = parseJsonChunks(pieces(d.text, piece), { smallValue: 16 });
-        expect('value' in r ? r.value : r.problem, d.f).toStrictEqual(d.value);
+        expectStrictEqual('value' in r ? r.value : r.problem, d.value, d.f);
       }
     });
   }
@@ -95,7 +96,7 @@ describe('a JSON document read from pieces', () => {
     const text = JSON.stringify({ a, b: 1 });
     for (const [small, piece] of [[64, 97], [1000, 4096], [7, 5]]) {
       const r = parseJsonChunks(pieces(text, piece), { smallValue: small });
-      expect('value' in r && r.value, `runs of ${small}`).toStrictEqual({ a, b: 1 });
+      expectStrictEqual('value' in r && r.value, { a, b: 1 }, `runs of ${small}`);
     }
     const marked = JSON.stringify({ a: a.map((x, i) => (i === 2001 || i === 2501 ? `mark${i}` : x)) });
     const r = parseJsonChunks(pieces(marked.replace('"mark2001"', 'nan'), 97), { smallValue: 64 });
@@ -111,7 +112,7 @@ describe('a JSON document read from pieces', () => {
     const text = JSON.stringify({ itls, nums, texts }).replace(/\],\[/g, '], [');
     for (const [small, piece] of [[64, 97], [1000, 4096], [300, 61]]) {
       const r = parseJsonChunks(pieces(text, piece), { smallValue: small });
-      expect('value' in r && r.value, `runs of ${small}`).toStrictEqual({ itls, nums, texts });
+      expectStrictEqual('value' in r && r.value, { itls, nums, texts }, `runs of ${small}`);
       const bad = parseJsonChunks(pieces(text.replace('777777.5', 'nan'), piece), { smallValue: small });
       expect('problem' in bad && bad.problem).toMatchObject({ truncated: false, where: 'itls[3001]', position: text.indexOf('777777.5') - 7 });
       const cut = parseJsonChunks(pieces(text.slice(0, text.indexOf('888888.5') + 3), piece), { smallValue: small });
@@ -131,7 +132,7 @@ describe('a JSON document read from pieces', () => {
     const element = (mark: string) => text.lastIndexOf('[', text.indexOf(mark));
     for (const piece of [1 << 20, 65536, 4093, 61]) {
       const r = parseJsonChunks(pieces(text, piece));
-      expect('value' in r && r.value, `pieces of ${piece}`).toStrictEqual({ itls, nums, after: 'end' });
+      expectStrictEqual('value' in r && r.value, { itls, nums, after: 'end' }, `pieces of ${piece}`);
       const bad = parseJsonChunks(pieces(text.replace('777777.5', 'nan'), piece));
       expect('problem' in bad && bad.problem, `pieces of ${piece}`).toMatchObject({ truncated: false, where: 'itls[24001]', position: element('777777.5') });
       const badNumber = parseJsonChunks(pieces(text.replace('999999.5', 'nan'), piece));
@@ -185,7 +186,7 @@ describe('a file larger than the head streams through the same readers', () => {
     writeFileSync(path, text);
     const input = openResultInput(path);
     expect(input.whole).toBe(false);
-    expect(importResult(path, input)).toStrictEqual(asWhole(path, text));
+    expectStrictEqual(importResult(path, input), asWhole(path, text));
   });
   it('a vLLM --save-detailed document of 2 MB: same records and aggregates as the whole text', () => {
     const doc = JSON.parse(readFileSync(join(FIXTURES, 'vllm-bench-serve.json'), 'utf8'));
@@ -195,7 +196,7 @@ describe('a file larger than the head streams through the same readers', () => {
     writeFileSync(path, text);
     const input = openResultInput(path);
     expect(input.whole).toBe(false);
-    expect(importResult(path, input)).toStrictEqual(asWhole(path, text));
+    expectStrictEqual(importResult(path, input), asWhole(path, text));
     writeFileSync(path, text.slice(0, text.length - 1000));
     const e = (() => {
       try {
@@ -229,7 +230,7 @@ describe('a file larger than the head streams through the same readers', () => {
         }
       };
       const streamed = result(() => importResult(path, input));
-      expect(streamed).toStrictEqual(result(() => asWhole(path, text)));
+      expectStrictEqual(streamed, result(() => asWhole(path, text)));
       return streamed;
     };
     expect(same(JSON.stringify(doc))).toHaveProperty('format', 'vllm');

@@ -18,6 +18,7 @@ import { gapTallyOnStepClock } from '../src/tools/sim/step-gaps.ts';
 import { addRepeated } from '../src/stats/repeated-sum.ts';
 import { runsOf } from '../src/stats/runs.ts';
 import { sortAsc, weightedPercentiles } from '../src/stats/percentile.ts';
+import { expectEqual } from './helpers/same.ts';
 
 /** The explorer's run of these parameters, kept whole (no warm-up or cool-down left out). */
 function simulated(over: Partial<Params>) {
@@ -61,7 +62,7 @@ describe('pooled chunk gaps counted on the step clock', () => {
       expect(a.length).toBeGreaterThan(1000);
       // the statistics first: the per-user speeds' one order statistic (vLLM's median) is selected from the tally, before anything sorts it
       expect(everything(clocked, p)).toBe(everything(runOf(s, p, false), p));
-      expect(bits(b)).toEqual(bits(a));
+      expectEqual(bits(b), bits(a));
       if (name.includes('preemptions')) expect(s.result.preemptions).toBeGreaterThan(0);
     });
   }
@@ -69,7 +70,7 @@ describe('pooled chunk gaps counted on the step clock', () => {
   it('a window of the run (warm-up and cool-down left out) counts only its requests', () => {
     const { p, s } = simulated(cases[0][1]);
     const w = { from: 32, to: 128 };
-    expect(bits(pooledChunkGaps(runOf(s, p, true, w)))).toEqual(bits(pooledChunkGaps(runOf(s, p, false, w))));
+    expectEqual(bits(pooledChunkGaps(runOf(s, p, true, w))), bits(pooledChunkGaps(runOf(s, p, false, w))));
     expect(pooledChunkGaps(runOf(s, p, true, w)).length).toBeLessThan(pooledChunkGaps(runOf(s, p, true)).length);
   });
 
@@ -82,7 +83,7 @@ describe('pooled chunk gaps counted on the step clock', () => {
     const shifted = s.stepEnds.map((t, i) => (i === hit ? t + 1e-9 : t));
     expect(gapTallyOnStepClock(tt.times, tt.offsets, 0, p.requests, shifted)).toBeNull();
     const run = fromSimResult(s.sim!, { client: s.client, stepEnds: shifted });
-    expect(bits(pooledChunkGaps(run))).toEqual(bits(pooledChunkGaps(runOf(s, p, false))));
+    expectEqual(bits(pooledChunkGaps(run)), bits(pooledChunkGaps(runOf(s, p, false))));
   });
 
   it('steps whose lengths share their high word (long runs of one high word) and steps spread wide: runs equal to the sorted gaps', () => {
@@ -159,7 +160,7 @@ describe('pooled chunk gaps that repeat, counted from any source', () => {
     const twin = sortedTwin(run);
     const plain = pooledChunkGaps(twin);
     expect(seriesRuns(plain)).toBeNull();
-    expect(bits(gaps)).toEqual(bits(plain));
+    expectEqual(bits(gaps), bits(plain));
     expect(everything(run, p)).toBe(everything(twin, p));
     expect(countAbove(gaps, 0.1)).toBe(countAbove(Float64Array.from(plain), 0.1));
     expect(largest(gaps)).toBe(largest(Float64Array.from(plain)));

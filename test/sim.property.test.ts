@@ -18,6 +18,7 @@ import {
 } from '../src/sim/index.ts';
 import { referenceRun } from './sim.reference.ts';
 import { scenarioFrom, type Scenario } from './helpers/scenarios.ts';
+import { expectEqual } from './helpers/same.ts';
 
 const scenarioArb = fc
   .record({
@@ -52,18 +53,18 @@ describe('engine vs literal reference port', () => {
         expect(res.steps).toBe(ref.steps);
         expect(res.preemptions).toBe(ref.preemptions);
         expect(res.makespan).toBe(ref.makespan);
-        expect(Array.from(res.npre)).toEqual(ref.reqs.map((r) => r.npre));
-        expect(Array.from(res.sendT)).toEqual(ref.reqs.map((r) => r.sendT));
-        expect(Array.from(res.firstT)).toEqual(ref.reqs.map((r) => r.firstT));
-        expect(Array.from(res.finishT)).toEqual(ref.reqs.map((r) => r.finishT));
+        expectEqual(Array.from(res.npre), ref.reqs.map((r) => r.npre));
+        expectEqual(Array.from(res.sendT), ref.reqs.map((r) => r.sendT));
+        expectEqual(Array.from(res.firstT), ref.reqs.map((r) => r.firstT));
+        expectEqual(Array.from(res.finishT), ref.reqs.map((r) => r.finishT));
         const tt = res.tokenTimes!;
-        expect(Array.from(tt.times)).toEqual(ref.reqs.flatMap((r) => r.tok));
-        expect(Array.from(tt.offsets.subarray(1))).toEqual(ref.reqs.map((r) => r.tok.length)
+        expectEqual(Array.from(tt.times), ref.reqs.flatMap((r) => r.tok));
+        expectEqual(Array.from(tt.offsets.subarray(1)), ref.reqs.map((r) => r.tok.length)
           .map(((sum) => (len: number) => (sum += len))(0)));
         const tr = res.stepTrace!;
         const rows = Array.from({ length: tr.count }, (_, s) =>
           [tr.t[s], tr.dt[s], tr.decodes[s], tr.prefillTokens[s], tr.running[s], tr.waiting[s], tr.usedBlocks[s]]);
-        expect(rows).toEqual(ref.trace);
+        expectEqual(rows, ref.trace);
       }),
       { numRuns: 300, seed: 20240601 },
     );
