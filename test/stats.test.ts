@@ -408,5 +408,10 @@ describe('counted values: runs and one rank (stats/runs.ts)', () => {
       expect(selectRank(t, want.length)).toBeNull();
       expect(selectRank(t, -1)).toBeNull();
     }
+    // a large tally with negative values (whose bits order the other way) is partitioned whole
+    const mixed = tally(7, 20_000);
+    for (let i = 0; i < mixed.values.length; i += 3) mixed.values[i] = mixed.values[i]! === 0 ? -1 : -mixed.values[i]!;
+    const want = expanded(mixed);
+    for (const r of [0, 1, want.length >> 1, want.length - 1, Math.floor(want.length * 0.3)]) expect(selectRank(mixed, r)!.value, `rank ${r}`).toBe(want[r]);
   });
 });

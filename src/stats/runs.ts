@@ -162,9 +162,9 @@ const BUCKET_SELECT_MIN = 1 << 14;
  *
  * A large tally is read once to count its numbers by the top 16 bits of each
  * value (sign, exponent and the mantissa's first four bits, which order like
- * the values), and once more to copy out the values of the bucket that holds
- * the rank: a run's step lengths span a few binades, so that bucket holds a
- * small share of them. What is left, or a small tally, is partitioned: see
+ * the values when none is negative), and once more to copy out the values of
+ * the bucket that holds the rank: a run's step lengths span a few binades, so
+ * that bucket holds a small share of them. What is left, or a small tally, is partitioned: see
  * {@link partitionSelect}.
  */
 export function selectRank(t: Tally, r: number, maxRounds = 64): Ranked | null {
@@ -175,11 +175,15 @@ export function selectRank(t: Tally, r: number, maxRounds = 64): Ranked | null {
   const w = new Uint32Array(values.buffer, values.byteOffset, 2 * m);
   const numbers = new Float64Array(65536);
   const members = new Uint32Array(65536);
+  let signed = 0;
   for (let i = 0; i < m; i++) {
     const top = w[2 * i + 1] >>> 16;
     numbers[top] += counts[i];
     members[top]++;
+    signed |= top & 0x8000;
   }
+  // a negative value's bits order the other way (and -0's after every positive one): partitioned whole
+  if (signed) return partitionSelect(t, r, maxRounds);
   let below = 0;
   let b = 0;
   while (b < 65536 && r >= below + numbers[b]) below += numbers[b++];
