@@ -12,7 +12,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { pooledChunkGaps, sortedValues } from '../base/series.ts';
-import { collect, collectAll, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
+import { collect, collectAll, firstChunkT, lastChunkT, none, serverTokens, some, successful, summarize, withWholeForm, type Maybe, type Slo, type Summary } from '../base/definitions.ts';
 import { linearPercentile } from '../../stats/percentile.ts';
 
 /** AIPerf TTFT: `content_responses[0].perf_ns − start_perf_ns`. ttft_metric.py. */
@@ -65,6 +65,22 @@ export function aiperfPerUserThroughput(r: RequestRecord, opts: { perChunkUsage?
   return itl.value > 0 ? some(1 / itl.value) : none('inter_token_latency is 0');
 }
 
+// the form without per-chunk usage: the divisor is OSL − 1
+withWholeForm(aiperfPerUserThroughput, (recs, out, opts) => {
+  if (opts?.perChunkUsage) return false;
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const osl = aiperfOsl(r);
+    const l = lastChunkT(r);
+    const f = firstChunkT(r);
+    if (osl === null || l === null || f === null || osl < 2) return false;
+    const itl = (l - r.sendT - (f - r.sendT)) / (osl - 1);
+    if (!(itl > 0)) return false;
+    out[i] = 1 / itl;
+  }
+  return true;
+});
+
 /** AIPerf `e2e_output_token_throughput` (per request) = OSL / request_latency [s]: the wait for the first token is folded in. */
 export function aiperfE2eOutputTokenThroughput(r: RequestRecord): Maybe {
   const osl = aiperfOsl(r);
@@ -74,25 +90,49 @@ export function aiperfE2eOutputTokenThroughput(r: RequestRecord): Maybe {
   return lat.value > 0 ? some(osl / lat.value) : none('request_latency is 0');
 }
 
+withWholeForm(aiperfE2eOutputTokenThroughput, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const osl = aiperfOsl(r);
+    const l = lastChunkT(r);
+    if (osl === null || l === null) return false;
+    const lat = l - r.sendT;
+    if (!(lat > 0)) return false;
+    out[i] = osl / lat;
+  }
+  return true;
+});
+
 /**
  * AIPerf E2E normalized interactivity (e2e_normalized_interactivity_metrics.py):
  * `1 / p(request_latency_s / OSL)` — the percentile of seconds per token, then
  * inverted (run level; AIPerf reports p75 and p90). Linear percentile.
  */
 export function aiperfE2eNormalizedInteractivity(run: BenchmarkRun, p: number): number | null {
-  const c = collect(successful(run), secondsPerToken);
+  const c = collect(successful(run), aiperfSecondsPerToken);
   if (!c.values.length) return null;
   const q = linearPercentile(sortedValues(c.values), p, { sorted: true });
   return q > 0 ? 1 / q : null;
 }
 
 /** `request_latency_s / OSL` of one request, what {@link aiperfE2eNormalizedInteractivity} takes a percentile of. */
-function secondsPerToken(r: RequestRecord): Maybe {
+export function aiperfSecondsPerToken(r: RequestRecord): Maybe {
   const osl = aiperfOsl(r);
   const lat = aiperfRequestLatency(r);
   if (lat.value === null) return lat;
   return osl && osl > 0 ? some(lat.value / osl) : none('no output tokens');
 }
+
+withWholeForm(aiperfSecondsPerToken, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const osl = aiperfOsl(r);
+    const l = lastChunkT(r);
+    if (l === null || !(osl && osl > 0)) return false;
+    out[i] = (l - r.sendT) / osl;
+  }
+  return true;
+});
 
 /**
  * AIPerf `effective_latency = end_ns − credit_issued_ns` ("the only AIPerf
@@ -160,7 +200,7 @@ export function aiperfMetrics(run: BenchmarkRun, opts: { perChunkUsage?: boolean
   const perUser = opts.perChunkUsage ? (r: RequestRecord) => aiperfPerUserThroughput(r, opts) : aiperfPerUserThroughput;
   const effective = (r: RequestRecord) => aiperfEffectiveLatency(r, run);
   // one pass for the seven (sum() and aiperfE2eNormalizedInteractivity read what it kept)
-  collectAll(recs, [aiperfTtft, aiperfRequestLatency, itl, perUser, aiperfE2eOutputTokenThroughput, secondsPerToken, effective]);
+  collectAll(recs, [aiperfTtft, aiperfRequestLatency, itl, perUser, aiperfE2eOutputTokenThroughput, aiperfSecondsPerToken, effective]);
   const icl = pooledChunkGaps(run); // chunkGaps of every successful request
   const D = aiperfDuration(run);
   let osl = 0;

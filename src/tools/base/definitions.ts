@@ -168,6 +168,35 @@ export interface Collected {
 
 type Definition = (r: RequestRecord) => Maybe;
 
+/**
+ * A definition's value for every record of a list at once: the same
+ * arithmetic as its per-record form, in the same order (so the same bits),
+ * written into `out` (one value a record, in record order). It returns false,
+ * having written whatever it had, as soon as it meets a record the per-record
+ * form gives no value for: that form then runs and counts the reasons.
+ *
+ * Why a second form: on a run where every record has a value (a simulated
+ * run, most files) the per-record form makes a Maybe, often three, for each
+ * record and each definition, through a call the compiler cannot inline; the
+ * whole form is one loop over plain numbers. The per-record form stays the
+ * definition (its reasons, its documentation); the two are compared bit for
+ * bit on the golden traces and the real files (test/whole-forms.test.ts).
+ */
+export type WholeForm<O = undefined> = (records: readonly RequestRecord[], out: Float64Array, option: O) => boolean;
+
+const wholeFormOf = new WeakMap<(r: RequestRecord, option: never) => Maybe, WholeForm<never>>();
+
+/** Give definition `f` its whole form (see {@link WholeForm}); returns `f`. A definition with an option gets it through {@link withOption}. */
+export function withWholeForm<F extends (r: RequestRecord, option: never) => Maybe>(f: F, whole: F extends (r: RequestRecord, option: infer O) => Maybe ? WholeForm<O> : never): F {
+  wholeFormOf.set(f, whole as WholeForm<never>);
+  return f;
+}
+
+/** The whole form of a definition, if it has one (what collectAll tries first; the test of the forms reads it too). */
+export function wholeFormOfDefinition(f: Definition): ((records: readonly RequestRecord[], out: Float64Array) => boolean) | undefined {
+  return wholeFormOf.get(f) as ((records: readonly RequestRecord[], out: Float64Array) => boolean) | undefined;
+}
+
 const collectedOf = new WeakMap<Definition, WeakMap<readonly RequestRecord[], { of: number; c: Collected }>>();
 
 /**
@@ -209,11 +238,20 @@ export function collectAll(records: readonly RequestRecord[], fs: readonly Defin
     const values = defs.map(() => new Float64Array(records.length));
     const n = new Array<number>(m).fill(0);
     const reasons = defs.map(() => new Map<string, number>());
-    for (const r of records) {
-      for (let j = 0; j < m; j++) {
-        const v = defs[j](r);
-        if (v.value === null) reasons[j].set(v.reason, (reasons[j].get(v.reason) ?? 0) + 1);
-        else values[j][n[j]++] = v.value;
+    // the whole forms first; the definitions without one, or with a record it gives no value for, record by record
+    const byRecord: number[] = [];
+    for (let j = 0; j < m; j++) {
+      if (wholeFormOfDefinition(defs[j])?.(records, values[j])) n[j] = records.length;
+      else byRecord.push(j);
+    }
+    if (byRecord.length > 0) {
+      for (const r of records) {
+        for (let b = 0; b < byRecord.length; b++) {
+          const j = byRecord[b];
+          const v = defs[j](r);
+          if (v.value === null) reasons[j].set(v.reason, (reasons[j].get(v.reason) ?? 0) + 1);
+          else values[j][n[j]++] = v.value;
+        }
       }
     }
     for (let j = 0; j < m; j++) {
@@ -287,7 +325,11 @@ export function withOption<O extends string>(f: (r: RequestRecord, option: O) =>
   let byOption = boundOf.get(f);
   if (!byOption) boundOf.set(f, (byOption = new Map()));
   let g = byOption.get(option);
-  if (!g) byOption.set(option, (g = (r) => f(r, option)));
+  if (!g) {
+    byOption.set(option, (g = (r) => f(r, option)));
+    const whole = wholeFormOf.get(f) as WholeForm<O> | undefined;
+    if (whole) wholeFormOf.set(g, (records, out) => whole(records, out, option));
+  }
   return g;
 }
 

@@ -14,7 +14,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { pooledChunkGaps } from '../base/series.ts';
-import { collect, collectAll, firstChunkT, lastChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
+import { collect, collectAll, firstChunkT, lastChunkT, none, some, successful, summarize, withOption, withWholeForm, type Maybe, type Summary } from '../base/definitions.ts';
 
 export type InfxEndpoint = 'completions' | 'chat';
 
@@ -31,8 +31,13 @@ export function inferencexTtft(r: RequestRecord): Maybe {
  * message — a stream without usage (outputTokens unknown) ends there.
  */
 export function inferencexLatency(r: RequestRecord, endpoint: InfxEndpoint = 'completions'): Maybe {
-  const l = endpoint === 'chat' ? (firstChunkT(r) === null ? null : r.outputTokens == null ? lastChunkT(r) : r.finishT) : lastChunkT(r);
+  const l = latencyEnd(r, endpoint);
   return l === null ? none('no output chunk arrived') : some(l - r.sendT);
+}
+
+/** Where {@link inferencexLatency} ends. */
+function latencyEnd(r: RequestRecord, endpoint: InfxEndpoint): number | null {
+  return endpoint === 'chat' ? (firstChunkT(r) === null ? null : r.outputTokens == null ? lastChunkT(r) : r.finishT) : lastChunkT(r);
 }
 
 /** InferenceX TPOT: vLLM's `(latency − ttft)/(n − 1)`, n = usage only (0 when the server sent none). */
@@ -45,6 +50,18 @@ export function inferencexTpot(r: RequestRecord, endpoint: InfxEndpoint = 'compl
   if (n <= 1) return none(n === 0 ? 'no usage from the server: output_tokens stays 0' : '1-token answer: TPOT divides by n − 1 = 0');
   return some((l.value - t.value) / (n - 1));
 }
+
+withWholeForm(inferencexTpot, (recs, out, endpoint = 'completions') => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const n = r.outputTokens ?? 0;
+    const l = latencyEnd(r, endpoint);
+    const f = firstChunkT(r);
+    if (l === null || f === null || n <= 1) return false;
+    out[i] = (l - r.sendT - (f - r.sendT)) / (n - 1);
+  }
+  return true;
+});
 
 /**
  * InferenceX interactivity (`infx/results/fixed_sequence.py::build_result`):

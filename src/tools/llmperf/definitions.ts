@@ -115,6 +115,19 @@ export function llmperfInterTokenLatency(r: RequestRecord, opts: { nonContentMes
   return some((l - r.sendT) / m);
 }
 
+/** {@link llmperfInterTokenLatency} of every record: its whole form (base/definitions.ts WholeForm). */
+export function llmperfInterTokenLatencyOfAll(recs: readonly RequestRecord[], out: Float64Array, nonContentMessages = 1): boolean {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const l = lastChunkT(r);
+    const m = llmperfMessages(r, nonContentMessages);
+    if (l === null) out[i] = 0;
+    else if (m === null) return false;
+    else out[i] = (l - r.sendT) / m;
+  }
+  return true;
+}
+
 /**
  * The article's reading of LLMPerf's inter-token latency: all the time from the
  * request's start to its last content chunk (so the first-token wait is
@@ -132,6 +145,19 @@ export function llmperfInterTokenLatencyArticle(r: RequestRecord, llama2Inflatio
   return some((l - r.sendT) / L);
 }
 
+/** {@link llmperfInterTokenLatencyArticle} of every record: its whole form (base/definitions.ts WholeForm). */
+export function llmperfInterTokenLatencyArticleOfAll(recs: readonly RequestRecord[], out: Float64Array, llama2Inflation: number, countsAreLlmperfs = false): boolean {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const l = lastChunkT(r);
+    const L = llmperfOutputTokens(r, llama2Inflation, countsAreLlmperfs);
+    if (l === null || L === 0) out[i] = 0;
+    else if (L === null) return false;
+    else out[i] = (l - r.sendT) / L;
+  }
+  return true;
+}
+
 /**
  * LLMPerf `request_output_throughput_token_per_s = number_output_tokens / end_to_end_latency_s`:
  * Llama-2 tokens (start-of-sequence included) over the whole request, TTFT
@@ -142,6 +168,18 @@ export function llmperfRequestOutputThroughput(r: RequestRecord, llama2Inflation
   const e = r.finishT - r.sendT;
   if (L === null) return none('output token count unknown');
   return e > 0 ? some(L / e) : none('end_to_end_latency is 0');
+}
+
+/** {@link llmperfRequestOutputThroughput} of every record: its whole form (base/definitions.ts WholeForm). */
+export function llmperfRequestOutputThroughputOfAll(recs: readonly RequestRecord[], out: Float64Array, llama2Inflation: number, countsAreLlmperfs = false): boolean {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const L = llmperfOutputTokens(r, llama2Inflation, countsAreLlmperfs);
+    const e = r.finishT - r.sendT;
+    if (L === null || !(e > 0)) return false;
+    out[i] = L / e;
+  }
+  return true;
 }
 
 export interface LlmperfMetrics {

@@ -5,9 +5,12 @@
 import type { BenchmarkRun } from '../base/records.ts';
 import { PER_TOKEN, R, type PerUserSpeedOptions, type ReportOptions, type ReportRow } from '../base/report-rows.ts';
 import type { SpeedRowOf, SpeedSpec } from '../base/descriptor.ts';
-import { collect, successful } from '../base/definitions.ts';
+import { collect, successful, withWholeForm } from '../base/definitions.ts';
 import { mean } from '../../stats/percentile.ts';
-import { llmperfInterTokenLatency, llmperfInterTokenLatencyArticle, llmperfInterTokenLatencyPerToken, llmperfMetrics, llmperfRequestOutputThroughput, llmperfRequestOutputThroughputBeforeAfd137a } from './definitions.ts';
+import {
+  llmperfInterTokenLatency, llmperfInterTokenLatencyArticle, llmperfInterTokenLatencyArticleOfAll, llmperfInterTokenLatencyOfAll, llmperfInterTokenLatencyPerToken,
+  llmperfMetrics, llmperfRequestOutputThroughput, llmperfRequestOutputThroughputBeforeAfd137a, llmperfRequestOutputThroughputOfAll,
+} from './definitions.ts';
 
 export function llmperfReport(run: BenchmarkRun, opts: ReportOptions): ReportRow[] {
   const rows: ReportRow[] = [];
@@ -46,7 +49,7 @@ export const llmperfSpeeds: SpeedSpec<LlmperfSpeed> = {
     const rows: SpeedRowOf<LlmperfSpeed>[] = [];
     const recs = successful(run);
     const nc = opts.llmperfNonContentMessages ?? 1;
-    const lc = collect(recs, (r) => llmperfInterTokenLatency(r, { nonContentMessages: nc }));
+    const lc = collect(recs, withWholeForm((r) => llmperfInterTokenLatency(r, { nonContentMessages: nc }), (rs, out) => llmperfInterTokenLatencyOfAll(rs, out, nc)));
     const lcMean = lc.values.length ? mean(lc.values) : null;
     rows.push({ tool: 'llmperf', metric: 'inter_token_latency_s (as coded)', formula: `1 / mean_i[(last − start)/(chunks_i + ${nc})]`, tokPerS: lcMean ? 1 / lcMean : null, n: lc.values.length, primary: opts.llama2Inflation === null });
     if (opts.llama2Inflation === null) {
@@ -57,12 +60,14 @@ export const llmperfSpeeds: SpeedSpec<LlmperfSpeed> = {
       const f = opts.llama2Inflation;
       const asIs = opts.countsAreLlmperfs ?? false;
       const L = asIs ? 'L_i' : `(${f}·n_i + 1)`; // + 1: the start-of-sequence token LLMPerf counts
-      const la = collect(recs, (r) => llmperfInterTokenLatencyArticle(r, f, asIs));
+      const la = collect(recs, withWholeForm((r) => llmperfInterTokenLatencyArticle(r, f, asIs), (rs, out) => llmperfInterTokenLatencyArticleOfAll(rs, out, f, asIs)));
       const laMean = la.values.length ? mean(la.values) : null;
       rows.push({ tool: 'llmperf', metric: 'inter_token_latency_s (article)', formula: `1 / mean_i[(last − start)/${L}]`, tokPerS: laMean ? 1 / laMean : null, n: la.values.length, primary: true });
       // before afd137a the same name counted SSE messages, not tokens (token_benchmark_ray.py history, see definitions.ts)
       const before = opts.definitions?.llmperf === 'before-afd137a';
-      const ro = collect(recs, (r) => (before ? llmperfRequestOutputThroughputBeforeAfd137a(r, { nonContentMessages: nc }) : llmperfRequestOutputThroughput(r, f, asIs)));
+      const ro = before
+        ? collect(recs, (r) => llmperfRequestOutputThroughputBeforeAfd137a(r, { nonContentMessages: nc }))
+        : collect(recs, withWholeForm((r) => llmperfRequestOutputThroughput(r, f, asIs), (rs, out) => llmperfRequestOutputThroughputOfAll(rs, out, f, asIs)));
       rows.push({
         tool: 'llmperf',
         metric: 'request_output_throughput_token_per_s',

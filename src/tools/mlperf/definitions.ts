@@ -14,7 +14,7 @@
  * (C++ truncates toward zero).
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { firstChunkT, none, serverTokens, some, successful, type Maybe } from '../base/definitions.ts';
+import { collect, firstChunkT, none, serverTokens, some, successful, withWholeForm, type Maybe } from '../base/definitions.ts';
 import { mlperfPercentile, sortAsc } from '../../stats/percentile.ts';
 import { mlperfEarlyStopping, type EarlyStoppingResult } from '../../stats/early-stopping.ts';
 
@@ -58,10 +58,16 @@ export const MLPERF_TOKEN_ERRORS = {
 export function mlperfSampleTokens(r: RequestRecord): { nTokens: number; error: string | null } | null {
   const n = serverTokens(r);
   if (n === null) return null;
-  if (n === 0) return { nTokens: 0, error: MLPERF_TOKEN_ERRORS.zero };
-  if (n < 0) return { nTokens: 0, error: MLPERF_TOKEN_ERRORS.negative };
-  if (n === 1) return { nTokens: 0, error: MLPERF_TOKEN_ERRORS.one };
-  return { nTokens: n, error: null };
+  const error = tokenError(n);
+  return { nTokens: error === null ? n : 0, error };
+}
+
+/** The error LoadGen logs for a count of n tokens, if any (see {@link mlperfSampleTokens}); a count it logs one for is kept as 0. */
+function tokenError(n: number): string | null {
+  if (n === 0) return MLPERF_TOKEN_ERRORS.zero;
+  if (n < 0) return MLPERF_TOKEN_ERRORS.negative;
+  if (n === 1) return MLPERF_TOKEN_ERRORS.one;
+  return null;
 }
 
 /**
@@ -83,6 +89,19 @@ export function mlperfTpotNs(r: RequestRecord): Maybe {
   // + 0: int64 has no negative zero
   return some(Math.trunc((lat.value - ftl.value) / (t.nTokens - 1)) + 0);
 }
+
+withWholeForm(mlperfTpotNs, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const s = scheduled(r);
+    const f = firstChunkT(r);
+    const n = serverTokens(r);
+    if (s === null || f === null || n === null) return false;
+    const kept = tokenError(n) === null ? n : 0;
+    out[i] = Math.trunc((toNs(r.finishT - s) - toNs(f - s)) / (kept - 1)) + 0;
+  }
+  return true;
+});
 
 export interface MlperfSummary {
   n: number;
@@ -109,7 +128,7 @@ const MLPERF_PERCENTS = [50, 90, 95, 97, 99, 99.9];
  * loadgen/results.cc @b66003e1, lines 27–32 and 98–104; results.h: size_t
  * sample_count); the quotient is stored back in an int64.
  */
-export function mlperfLoadgenMean(values: readonly number[]): number | null {
+export function mlperfLoadgenMean(values: ArrayLike<number>): number | null {
   if (!values.length) return null;
   const s = integerSum(values);
   const two64 = 1n << 64n;
@@ -120,7 +139,7 @@ export function mlperfLoadgenMean(values: readonly number[]): number | null {
 }
 
 /** Integer mean Σ/n of integer nanoseconds, exact (BigInt: long runs sum past 2^53 ns). */
-export function mlperfIntegerMean(values: readonly number[]): number | null {
+export function mlperfIntegerMean(values: ArrayLike<number>): number | null {
   if (!values.length) return null;
   return Number(integerSum(values) / BigInt(values.length));
 }
@@ -130,13 +149,13 @@ export function mlperfIntegerMean(values: readonly number[]): number | null {
  * integer (each addition of two integers below 2^53 is then exact), else as
  * BigInt (which also refuses a value that is not an integer, as before).
  */
-function integerSum(values: readonly number[]): bigint {
+function integerSum(values: ArrayLike<number>): bigint {
   let s = 0;
   for (let i = 0; i < values.length; i++) {
     s += values[i];
     if (!Number.isSafeInteger(s)) {
       let b = 0n;
-      for (const v of values) b += BigInt(v);
+      for (let k = 0; k < values.length; k++) b += BigInt(values[k]);
       return b;
     }
   }
@@ -254,7 +273,14 @@ const errorCount = (m: Map<string, number>) => [...m.values()].reduce((a, b) => 
  * integer mean needs no sorted copy): what the per-user speed reads.
  */
 export function mlperfTpotMean(run: BenchmarkRun): { meanNs: number | null; n: number; errors: string[]; numErrors: number } {
-  const { tpot, errs } = mlperfSamples(successful(run));
+  const recs = successful(run);
+  const tpot = collect(recs, mlperfTpotNs).values; // the TPOTs mlperfSamples takes, in the same order
+  const errs = new Map<string, number>();
+  for (const r of recs) {
+    const n = serverTokens(r);
+    const e = n === null ? null : tokenError(n);
+    if (e !== null) errs.set(e, (errs.get(e) ?? 0) + 1);
+  }
   return { meanNs: mlperfIntegerMean(tpot), n: tpot.length, errors: errorList(errs), numErrors: errorCount(errs) };
 }
 

@@ -11,7 +11,7 @@
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { largest, pooledChunkGaps } from '../base/series.ts';
-import { chunkGaps, collect, collectAll, firstChunkT, none, some, successful, summarize, withOption, type Maybe, type Summary } from '../base/definitions.ts';
+import { chunkGaps, collect, collectAll, firstChunkT, none, some, successful, summarize, withOption, withWholeForm, type Maybe, type Summary } from '../base/definitions.ts';
 import { sglangSteadyWindow, type ConcurrencyWindow } from '../../stats/windows.ts';
 
 /**
@@ -89,6 +89,17 @@ export function sglangTpot(r: RequestRecord, backend: SglangBackend = 'openai'):
   if (n <= 1) return none(`${n}-token answer: TPOT divides by output_len − 1 = ${n - 1}`);
   return some((e.value - t.value) / (n - 1));
 }
+
+withWholeForm(sglangTpot, (recs, out, backend = 'openai') => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const n = sglangOutputLen(r, backend);
+    if (n === null || n <= 1) return false;
+    const f = firstTextChunkT(r);
+    out[i] = (r.finishT - r.sendT - (f === null ? 0 : f - r.sendT)) / (n - 1);
+  }
+  return true;
+});
 
 /**
  * SGLang ITL of one request (serving.py @00f9ec472ffe). A chunk without text

@@ -41,10 +41,12 @@ export function fromSimResult(result: SimResult, opts: FromSimResultOptions = {}
   const from = opts.requests?.from ?? 0;
   const to = opts.requests?.to ?? result.n;
   const records: RequestRecord[] = new Array(to - from);
+  const { buffer, byteOffset } = tt.times;
   for (let i = from; i < to; i++) {
     const a = tt.offsets[i];
     const b = tt.offsets[i + 1];
-    const chunk = tt.times.subarray(a, b); // a view: the records never write their chunk times
+    // a view (the records never write their chunk times), made directly: subarray() looks up a species constructor each time
+    const chunk = new Float64Array(buffer, byteOffset + a * Float64Array.BYTES_PER_ELEMENT, b - a);
     records[i - from] = {
       dueT: result.dueT[i],
       sendT: result.sendT[i],

@@ -15,7 +15,7 @@
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
 import { pooledChunkGaps } from '../base/series.ts';
 import {
-  chunkGaps, collect, collectAll, firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize,
+  chunkGaps, collect, collectAll, firstChunkT, lastChunkT, none, some, streamedTokens, successful, summarize, withWholeForm,
   type Maybe, type Slo, type Summary,
 } from '../base/definitions.ts';
 
@@ -61,6 +61,18 @@ export function vllmTpot(r: RequestRecord): Maybe {
   if (n <= 1) return none(`${n}-token answer: TPOT divides by output_len − 1 = ${n - 1}`);
   return some((lat.value - ttft.value) / (n - 1));
 }
+
+withWholeForm(vllmTpot, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const f = firstChunkT(r);
+    const l = lastChunkT(r);
+    const n = vllmOutputTokens(r);
+    if (f === null || l === null || n === null || n <= 1) return false;
+    out[i] = (l - r.sendT - (f - r.sendT)) / (n - 1);
+  }
+  return true;
+});
 
 /** vLLM ITL of one request: every gap between consecutive choices messages (one gap per message, not per token). */
 export function vllmItls(r: RequestRecord): number[] {
