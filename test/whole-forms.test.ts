@@ -20,6 +20,7 @@ import { sglangTpot } from '../src/tools/sglang/definitions.ts';
 import { inferencexTpot } from '../src/tools/inferencex/definitions.ts';
 import { aiperfE2eOutputTokenThroughput, aiperfPerUserThroughput, aiperfSecondsPerToken } from '../src/tools/aiperf/definitions.ts';
 import { mlperfTpotNs } from '../src/tools/mlperf/definitions.ts';
+import { guidellmInterTokenLatencyMs, guidellmTimePerOutputTokenMs, guidellmTimePerOutputTokenMsPre03, guidellmTtftMs } from '../src/tools/guidellm/definitions.ts';
 import {
   llmperfInterTokenLatency, llmperfInterTokenLatencyArticle, llmperfInterTokenLatencyArticleOfAll, llmperfInterTokenLatencyOfAll,
   llmperfRequestOutputThroughput, llmperfRequestOutputThroughputOfAll,
@@ -38,6 +39,10 @@ const registered: [string, (r: RequestRecord) => Maybe][] = [
   ['aiperfE2eOutputTokenThroughput', aiperfE2eOutputTokenThroughput],
   ['aiperfSecondsPerToken', aiperfSecondsPerToken],
   ['mlperfTpotNs', mlperfTpotNs],
+  ['guidellmTtftMs', guidellmTtftMs],
+  ['guidellmTimePerOutputTokenMs', guidellmTimePerOutputTokenMs],
+  ['guidellmTimePerOutputTokenMsPre03', guidellmTimePerOutputTokenMsPre03],
+  ['guidellmInterTokenLatencyMs', guidellmInterTokenLatencyMs],
 ];
 const FORMS: { name: string; record: (r: RequestRecord) => Maybe; whole: Whole }[] = [
   ...registered.map(([name, record]) => ({ name, record, whole: wholeFormOfDefinition(record)! })),

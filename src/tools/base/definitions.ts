@@ -9,6 +9,7 @@ import { linearPercentile, type Numbers, type PercentileMethod } from '../../sta
 import { oncePerSeries, seriesRuns, shareSeries, sortedValues } from './series.ts';
 import { addRepeated } from '../../stats/repeated-sum.ts';
 import { percentileBy } from '../../stats/percentile.ts';
+import { keepOn, keptOn } from './kept.ts';
 
 /** A value, or no value with the reason the definition does not apply. */
 export type Maybe = { value: number; reason?: undefined } | { value: null; reason: string };
@@ -16,20 +17,14 @@ export type Maybe = { value: number; reason?: undefined } | { value: null; reaso
 export const some = (value: number): Maybe => ({ value });
 export const none = (reason: string): Maybe => ({ value: null, reason });
 
-const successfulOf = new WeakMap<readonly RequestRecord[], { of: number; ok: readonly RequestRecord[] }>();
-
 /**
  * The records a tool's statistics use: every tool we model drops failed requests.
- * Every tool's report asks for them, so one filtered list per run is kept and
- * shared (a run's records are not changed once read); hence read-only.
+ * Every tool's report asks for them, so one filtered list per run is kept on
+ * the records (kept.ts) and shared (a run's records are not changed once read);
+ * hence read-only.
  */
 export function successful(run: BenchmarkRun): readonly RequestRecord[] {
-  const all = run.records;
-  const kept = successfulOf.get(all);
-  if (kept && kept.of === all.length) return kept.ok;
-  const ok = all.filter((r) => r.ok);
-  successfulOf.set(all, { of: all.length, ok });
-  return ok;
+  return keptOn<readonly RequestRecord[]>(run.records, successful) ?? keepOn(run.records, successful, run.records.filter((r) => r.ok));
 }
 
 /** Arrival times of the output-carrying chunks; a record without chunk times but with a first token is one chunk. */
@@ -197,16 +192,14 @@ export function wholeFormOfDefinition(f: Definition): ((records: readonly Reques
   return wholeFormOf.get(f) as ((records: readonly RequestRecord[], out: Float64Array) => boolean) | undefined;
 }
 
-const collectedOf = new WeakMap<Definition, WeakMap<readonly RequestRecord[], { of: number; c: Collected }>>();
-
 /**
  * Collect the defined values of a per-request definition, counting the
  * undefined ones by reason. On a big run each collection is a pass over every
  * record, and several tools' reports and speeds collect the same definition
  * over the same records (TPOT for the report and for the per-user speed), so
- * what one collection gives is kept per definition (the function itself: a
- * closure made for one call is never met again, and its entry goes with it)
- * and list of records, and shared, read-only.
+ * what one collection gives is kept on the list of records, per definition
+ * (the function itself: a closure made for one call is never asked for again,
+ * and goes with the list), and shared, read-only (kept.ts).
  */
 export function collect(records: readonly RequestRecord[], f: Definition): Collected {
   return collectAll(records, [f])[0];
@@ -225,10 +218,7 @@ export function collect(records: readonly RequestRecord[], f: Definition): Colle
  * are: 8 bytes a request per distinct series, small beside a run's chunk times.
  */
 export function collectAll(records: readonly RequestRecord[], fs: readonly Definition[]): Collected[] {
-  const out: (Collected | undefined)[] = fs.map((f) => {
-    const kept = collectedOf.get(f)?.get(records);
-    return kept && kept.of === records.length ? kept.c : undefined;
-  });
+  const out: (Collected | undefined)[] = fs.map((f) => keptOn<Collected>(records, f));
   const todo: number[] = [];
   for (let k = 0; k < fs.length; k++) if (out[k] === undefined && !todo.some((j) => fs[j] === fs[k])) todo.push(k);
   if (todo.length > 0) {
@@ -256,21 +246,15 @@ export function collectAll(records: readonly RequestRecord[], fs: readonly Defin
     }
     for (let j = 0; j < m; j++) {
       const vs = sameAsEarlier(records, n[j] === records.length ? values[j] : values[j].slice(0, n[j]));
-      const c: Collected = reasons[j].size === 0 ? { values: vs } : { values: vs, excluded: [...reasons[j]].map(([k, n]) => `${n} × ${k}`).join('; ') };
-      let byRecords = collectedOf.get(defs[j]);
-      if (!byRecords) collectedOf.set(defs[j], (byRecords = new WeakMap()));
-      byRecords.set(records, { of: records.length, c });
+      keepOn<Collected>(records, defs[j], reasons[j].size === 0 ? { values: vs } : { values: vs, excluded: [...reasons[j]].map(([k, n]) => `${n} × ${k}`).join('; ') });
     }
   }
-  return fs.map((f, k) => out[k] ?? collectedOf.get(f)!.get(records)!.c);
+  return fs.map((f, k) => out[k] ?? keptOn<Collected>(records, f)!);
 }
-
-const collectedOn = new WeakMap<readonly RequestRecord[], Map<string, Float64Array[]>>();
 
 /** `values`, or an earlier collection's array over the same records that holds the same numbers (bit for bit), as a shared series. */
 function sameAsEarlier(records: readonly RequestRecord[], values: Float64Array): Float64Array {
-  let byKey = collectedOn.get(records);
-  if (!byKey) collectedOn.set(records, (byKey = new Map()));
+  const byKey = keptOn<Map<string, Float64Array[]>>(records, sameAsEarlier) ?? keepOn(records, sameAsEarlier, new Map<string, Float64Array[]>());
   const key = `${values.length} ${fingerprint(values)}`;
   const earlier = byKey.get(key) ?? [];
   for (const e of earlier) if (sameBits(e, values)) return e;

@@ -17,9 +17,10 @@
  * Tokens: usage total (server) if present, else the count of token lines.
  */
 import type { BenchmarkRun, RequestRecord } from '../base/records.ts';
-import { firstChunkT, lastChunkT, none, some, successful, type Maybe } from '../base/definitions.ts';
+import { firstChunkT, lastChunkT, none, some, successful, wholeFormOfDefinition, withWholeForm, type Maybe } from '../base/definitions.ts';
 import { sortInPlace, weightedMean, weightedPercentiles } from '../../stats/percentile.ts';
 import { overlapping } from '../../stats/windows.ts';
+import { keepOn, keptOn } from '../base/kept.ts';
 
 /**
  * GuideLLM output_tokens: the server's usage when it sent one, else
@@ -44,6 +45,15 @@ export function guidellmTtftMs(r: RequestRecord): Maybe {
   return f === null ? none('no token line arrived') : some(1000 * (f - r.sendT));
 }
 
+withWholeForm(guidellmTtftMs, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const f = firstChunkT(recs[i]);
+    if (f === null) return false;
+    out[i] = 1000 * (f - recs[i].sendT);
+  }
+  return true;
+});
+
 /**
  * `time_per_output_token_ms = 1000·(last_token_iteration − request_start) / output_tokens`:
  * **includes the wait for the first token** ("including first token"). request_stats.py.
@@ -56,6 +66,17 @@ export function guidellmTimePerOutputTokenMs(r: RequestRecord): Maybe {
   return some((1000 * (l - r.sendT)) / n);
 }
 
+withWholeForm(guidellmTimePerOutputTokenMs, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const l = lastChunkT(r);
+    const n = guidellmOutputTokens(r);
+    if (l === null || !n) return false;
+    out[i] = (1000 * (l - r.sendT)) / n;
+  }
+  return true;
+});
+
 /** `inter_token_latency_ms = 1000·(last − first token iteration)/(output_tokens − 1)` — vLLM's TPOT. */
 export function guidellmInterTokenLatencyMs(r: RequestRecord): Maybe {
   const l = lastChunkT(r);
@@ -65,6 +86,18 @@ export function guidellmInterTokenLatencyMs(r: RequestRecord): Maybe {
   if (n === null || n <= 1) return none(`${n ?? 0}-token answer: inter_token_latency divides by output_tokens − 1`);
   return some((1000 * (l - f)) / (n - 1));
 }
+
+withWholeForm(guidellmInterTokenLatencyMs, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const l = lastChunkT(r);
+    const f = firstChunkT(r);
+    const n = guidellmOutputTokens(r);
+    if (l === null || f === null || n === null || n <= 1) return false;
+    out[i] = (1000 * (l - f)) / (n - 1);
+  }
+  return true;
+});
 
 /** `output_tokens_per_second = output_tokens / request_latency` (per request). */
 export function guidellmOutputTokensPerSecond(r: RequestRecord): Maybe {
@@ -126,6 +159,18 @@ export function guidellmTimePerOutputTokenMsPre03(r: RequestRecord): Maybe {
   if (!n) return none('0 output tokens');
   return some((1000 * (l - f)) / n);
 }
+
+withWholeForm(guidellmTimePerOutputTokenMsPre03, (recs, out) => {
+  for (let i = 0; i < recs.length; i++) {
+    const r = recs[i];
+    const l = lastChunkT(r);
+    const f = firstChunkT(r);
+    const n = guidellmOutputTokens(r);
+    if (l === null || f === null || !n) return false;
+    out[i] = (1000 * (l - f)) / n;
+  }
+  return true;
+});
 
 /**
  * GuideLLM 0.4+ `requests_per_second` over the measured window: the
@@ -266,27 +311,20 @@ export interface GuidellmSamples {
   window: readonly [number, number];
 }
 
-const samplesOf = new WeakMap<readonly RequestRecord[], Map<string, { of: number; samples: GuidellmSamples }>>();
-
 /**
  * What {@link guidellmMetrics} aggregates: the per-request values of the
  * requests that overlap the window, with their weights (tokens, or 1 up to 0.3).
  * The report and the per-user speed both read them, so they are taken once
- * per run, version and window (a pass over every request on a big run).
+ * per run, version and window (a pass over every request on a big run), and
+ * kept on the records (kept.ts).
  */
 export function guidellmSamples(run: BenchmarkRun, opts: GuidellmOptions = {}): GuidellmSamples {
   const pre03 = opts.version === 'up-to-0.3';
   const all = successful(run);
   const ms = opts.measureStart ?? run.startT;
   const me = opts.measureEnd ?? run.endT;
-  let byKey = samplesOf.get(all);
-  if (!byKey) samplesOf.set(all, (byKey = new Map()));
-  const key = `${pre03} ${ms} ${me}`;
-  const kept = byKey.get(key);
-  if (kept && kept.of === all.length) return kept.samples;
-  const samples = takeSamples(all, pre03, ms, me);
-  byKey.set(key, { of: all.length, samples });
-  return samples;
+  const key = `guidellm samples ${pre03} ${ms} ${me}`;
+  return keptOn<GuidellmSamples>(all, key) ?? keepOn(all, key, takeSamples(all, pre03, ms, me));
 }
 
 function takeSamples(all: readonly RequestRecord[], pre03: boolean, ms: number, me: number): GuidellmSamples {
@@ -305,6 +343,20 @@ function takeSamples(all: readonly RequestRecord[], pre03: boolean, ms: number, 
   const itl = new Float64Array(k);
   const itlW = new Float64Array(k);
   const lat = new Float64Array(k);
+  // every request in the window with all three values (a simulated run, most files): the whole forms, weights beside
+  const kept = k === all.length ? all : Array.from(keep, (i) => all[i]);
+  const perToken = pre03 ? guidellmTimePerOutputTokenMsPre03 : guidellmTimePerOutputTokenMs;
+  const whole = (f: (r: RequestRecord) => Maybe, out: Float64Array) => wholeFormOfDefinition(f)!(kept, out);
+  if (whole(guidellmTtftMs, tt) && whole(perToken, tpot) && whole(guidellmInterTokenLatencyMs, itl)) {
+    for (let j = 0; j < k; j++) {
+      const r = kept[j];
+      const n = guidellmOutputTokens(r) ?? 0;
+      tpotW[j] = pre03 ? 1 : n;
+      itlW[j] = pre03 ? 1 : n - 1;
+      lat[j] = r.finishT - r.sendT;
+    }
+    return { requests: k, tt, tpot, tpotW, itl, itlW, lat, window: [ms, me] };
+  }
   let nt = 0;
   let np = 0;
   let ni = 0;
