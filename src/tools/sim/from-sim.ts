@@ -62,8 +62,9 @@ export function fromSimResult(result: SimResult, opts: FromSimResultOptions = {}
     };
   }
   const whole = from === 0 && to === result.n;
-  const { requests: _r, stepEnds, ...rest } = opts;
-  const run = buildRun(records, whole ? { ...rest, originT: opts.originT ?? 0 } : rest);
+  // the options buildRun reads, named (an object rest or spread makes objects of as many shapes as callers, and buildRun's reads of them deoptimize)
+  const run = buildRun(records, { client: opts.client, requestRate: opts.requestRate, source: opts.source, originT: whole ? (opts.originT ?? 0) : opts.originT });
+  const { stepEnds } = opts;
   if (stepEnds) pooledChunkGapsFrom(run, () => gapTallyOnStepClock(tt.times, tt.offsets, from, to, stepEnds));
   return run;
 }
