@@ -40,6 +40,22 @@ export function fromSimResult(result: SimResult, opts: FromSimResultOptions = {}
   if (!tt) throw new RangeError('simulator result has no token times (run with recordTokens: true)');
   const from = opts.requests?.from ?? 0;
   const to = opts.requests?.to ?? result.n;
+  const records = simRecords(result, tt, from, to);
+  const whole = from === 0 && to === result.n;
+  // the options buildRun reads, named: an object rest or spread would make objects of as many shapes as callers
+  const run = buildRun(records, { client: opts.client, requestRate: opts.requestRate, source: opts.source, originT: whole ? (opts.originT ?? 0) : opts.originT });
+  const { stepEnds } = opts;
+  if (stepEnds) pooledChunkGapsFrom(run, () => gapTallyOnStepClock(tt.times, tt.offsets, from, to, stepEnds));
+  return run;
+}
+
+/**
+ * The records of requests [from, to). A function of its own, whose loop reads
+ * only the result: callers pass options of many shapes (the explorer's window,
+ * the build's whole run), and a loop inside the function that reads them is
+ * thrown back to the interpreter each time a new shape arrives.
+ */
+function simRecords(result: SimResult, tt: NonNullable<SimResult['tokenTimes']>, from: number, to: number): RequestRecord[] {
   const records: RequestRecord[] = new Array(to - from);
   const { buffer, byteOffset } = tt.times;
   for (let i = from; i < to; i++) {
@@ -61,22 +77,12 @@ export function fromSimResult(result: SimResult, opts: FromSimResultOptions = {}
       requestedOutputTokens: result.osl[i],
     };
   }
-  const whole = from === 0 && to === result.n;
-  // the options buildRun reads, named (an object rest or spread makes objects of as many shapes as callers, and buildRun's reads of them deoptimize)
-  const run = buildRun(records, { client: opts.client, requestRate: opts.requestRate, source: opts.source, originT: whole ? (opts.originT ?? 0) : opts.originT });
-  const { stepEnds } = opts;
-  if (stepEnds) pooledChunkGapsFrom(run, () => gapTallyOnStepClock(tt.times, tt.offsets, from, to, stepEnds));
-  return run;
+  return records;
 }
 
 /** Run-level fields from records plus what the options say about the client. */
 export function buildRun(records: RequestRecord[], opts: FromSimOptions = {}): BenchmarkRun {
-  let startT = Infinity;
-  let endT = -Infinity;
-  for (const r of records) {
-    startT = Math.min(startT, r.dueT ?? r.sendT, r.sendT);
-    endT = Math.max(endT, r.finishT);
-  }
+  const { startT, endT } = spanOf(records);
   const c = opts.client as { kind?: string; slots?: number; cap?: number } | undefined;
   let maxConcurrency: number | null = null;
   if (c?.kind === 'closed' && c.slots !== undefined) maxConcurrency = c.slots;
@@ -85,4 +91,16 @@ export function buildRun(records: RequestRecord[], opts: FromSimOptions = {}): B
   const run: BenchmarkRun = { records, source: opts.source ?? 'simulator', maxConcurrency, requestRate, startT, endT };
   if (opts.originT !== undefined && opts.originT !== null) run.originT = opts.originT;
   return run;
+}
+
+/** From the first send (or due time) to the last finish; apart from buildRun for the reason given at simRecords. */
+function spanOf(records: readonly RequestRecord[]): { startT: number; endT: number } {
+  let startT = Infinity;
+  let endT = -Infinity;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    startT = Math.min(startT, r.dueT ?? r.sendT, r.sendT);
+    endT = Math.max(endT, r.finishT);
+  }
+  return { startT, endT };
 }
