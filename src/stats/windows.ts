@@ -220,7 +220,8 @@ export function guidellmWindow(
 
 /** GuideLLM keeps every request that **overlaps** the window: end ≥ measureStart ∧ start ≤ measureEnd. */
 export function overlapping(sendT: Numbers, finishT: Numbers, measureStart: number, measureEnd: number): Uint32Array {
-  const keep: number[] = [];
-  for (let i = 0; i < sendT.length; i++) if (finishT[i] >= measureStart && sendT[i] <= measureEnd) keep.push(i);
-  return Uint32Array.from(keep);
+  const keep = new Uint32Array(sendT.length);
+  let k = 0;
+  for (let i = 0; i < sendT.length; i++) if (finishT[i] >= measureStart && sendT[i] <= measureEnd) keep[k++] = i;
+  return k === keep.length ? keep : keep.slice(0, k);
 }
