@@ -173,7 +173,7 @@ type Definition = (r: RequestRecord) => Maybe;
  * Why a second form: on a run where every record has a value (a simulated
  * run, most files) the per-record form makes a Maybe, often three, for each
  * record and each definition, through a call the compiler cannot inline; the
- * whole form is one loop over plain numbers. The per-record form stays the
+ * whole form is one loop that makes no object. The per-record form stays the
  * definition (its reasons, its documentation); the two are compared bit for
  * bit on the golden traces and the real files (test/whole-forms.test.ts).
  */
