@@ -22,10 +22,10 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './helpers/browser.ts';
+import { axeViolations } from './helpers/page-layout.ts';
 import { formatValue } from '../src/format/value.ts';
 import { defaultParams, fromQuery, toQuery, type Params } from '../src/explorer/params.ts';
 import { runExplorer } from '../src/explorer/run.ts';
@@ -39,8 +39,6 @@ const PREFIX = '/explorer/sub-path/';
 /** The window of a new page (Playwright's default), which every test starts from. */
 const VIEWPORT = { width: 1280, height: 720 };
 const NUMBERS = join(ROOT, 'src/generated/numbers.json');
-/** axe-core's browser build, injected into a page (pinned in package.json, as test/site-browser.test.ts). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
 
@@ -113,14 +111,6 @@ describe('explorer in a browser', () => {
   }
 
   const url = (search = '') => `${origin}${PREFIX}explorer.html${search}`;
-  /** axe-core's violations on the page as it is now. */
-  async function axe(p: Page): Promise<string[]> {
-    await p.addScriptTag({ content: AXE });
-    return p.evaluate(async () => {
-      const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.map((v) => `${v.id} ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-    });
-  }
   const runOf = (p: Page) => p.evaluate(() => Number(document.getElementById('explorer')!.dataset.run ?? 0));
 
   /** Waits until run `id` has finished (both the statistics and the definitions). */
@@ -233,7 +223,7 @@ describe('explorer in a browser', () => {
     expect(s.note).toMatch(/^Out of date: these results are from the previous run; Slots changed since\. Press Run/);
     expect(s.heading).toBe('Results (out of date)');
     expect(Number(s.opacity)).toBeLessThan(1);
-    expect(await axe(p)).toEqual([]);
+    expect(await axeViolations(p)).toEqual([]);
     // Set back, not out of date; changed and run, up to date again once the run's results are drawn.
     await p.fill('#f-slots', '64');
     await p.waitForFunction(() => document.getElementById('results')!.dataset.stale === 'false');

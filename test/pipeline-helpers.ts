@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { memoryReporter } from '../src/pipeline/progress.ts';
+import { WorkerPool, type JobRunner } from '../src/pipeline/pool.ts';
 import { runPipeline, type RunOptions } from '../src/pipeline/runner.ts';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -34,7 +35,7 @@ export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experime
     root,
     async run(opts = {}) {
       const lines: string[] = [];
-      const result = await runPipeline({ root, registry, jobs: 2, ...defaults, ...opts, effects: { reporter: memoryReporter(lines), ...defaults.effects, ...opts.effects } });
+      const result = await runPipeline({ root, registry, jobs: 2, ...defaults, ...opts, effects: { reporter: memoryReporter(lines), createRunner: keptPool, ...defaults.effects, ...opts.effects } });
       return { ...result, lines };
     },
     read: (p) => readFileSync(join(root, p)),
@@ -49,6 +50,33 @@ export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experime
       }
     },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The job threads of every fixture build this test worker runs (isolate: false), one pool per
+ * thread count: the product's WorkerPool, kept from build to build instead of started for each.
+ * Starting a thread costs about 40 ms of CPU, and the suite's fixture builds started about 150.
+ * A thread still runs one job at a time, imports the bundle of the build it runs (each root has
+ * its own), and is replaced when a job is aborted (a timeout, a stop); piscina lets idle threads
+ * go after a second and never holds the process open for them. A pool that failed is dropped, so
+ * the next build starts a fresh one. The command line (`run`) starts its own pool, as always.
+ */
+const pools = new Map<number, WorkerPool>();
+function keptPool(threads: number): JobRunner {
+  let pool = pools.get(threads);
+  if (!pool) pools.set(threads, (pool = new WorkerPool(threads)));
+  const kept = pool;
+  return {
+    async run(task, opts) {
+      try {
+        return await kept.run(task, opts);
+      } catch (err) {
+        if (pools.get(threads) === kept) pools.delete(threads);
+        throw err;
+      }
+    },
+    destroy: async () => {},
   };
 }
 

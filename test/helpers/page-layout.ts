@@ -2,7 +2,8 @@
  * What a reader on one screen width would hit on an open page, measured the
  * same way by every browser test of the site (test/site-browser.test.ts, and
  * test/audit-browser.test.ts with a file loaded): overlapping blocks, the page
- * growing sideways, figure text too small to read, and axe-core's violations.
+ * growing sideways, figure text too small to read, and axe-core's violations
+ * (which test/explorer.test.ts also reads, on a state of its own).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -80,15 +81,27 @@ function measureLayout(figures: string): Omit<Layout, 'width' | 'axe'> {
 /** The layout checks and axe-core on an open page at `width`; `figures` selects the page's figures (each an SVG inside). */
 export async function pageLayout(p: Page, width: number, figures: string): Promise<Layout> {
   const m = await p.evaluate(measureLayout, figures);
-  if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ content: AXE });
-  const axe = await p.evaluate(async (figures) => {
+  return { width, ...m, axe: await axeViolations(p, figures) };
+}
+
+/**
+ * axe-core's violations on the page as it is now, one line each (rule, help, count, first targets).
+ * `figures`, when given, selects figures whose drawing for the other width is hidden by CSS.
+ */
+export async function axeViolations(p: Page, figures?: string): Promise<string[]> {
+  // noHtml: axe keeps no HTML snippet of the nodes it checked, which the lines never show
+  // (about a tenth of a run on the article page, most of whose nodes pass).
+  if (!(await p.evaluate(() => 'axe' in window))) {
+    await p.addScriptTag({ content: AXE });
+    await p.evaluate(() => (window as unknown as { axe: { configure(o: object): void } }).axe.configure({ noHtml: true }));
+  }
+  return p.evaluate(async (figures) => {
     // A site figure holds a drawing for wide screens and one for phones (src/components/Figure.astro),
     // and CSS shows one of them: the one this width hides is checked at the width that shows it.
     // axe skips hidden marks anyway, but walking the thousands of them first is about a fifth of a
     // run on the article page.
-    const unshown = [...document.querySelectorAll(`${figures} .fig-wide, ${figures} .fig-narrow`)].filter((d) => d.getClientRects().length === 0);
+    const unshown = figures ? [...document.querySelectorAll(`${figures} .fig-wide, ${figures} .fig-narrow`)].filter((d) => d.getClientRects().length === 0) : [];
     const r = await (window as unknown as { axe: { run(ctx: Document | { exclude: Element[] }, o: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(unshown.length ? { exclude: unshown } : document, { resultTypes: ['violations'] });
     return r.violations.map((v) => `${v.id} (${v.help}) ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
   }, figures);
-  return { width, ...m, axe };
 }
