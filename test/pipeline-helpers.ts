@@ -59,14 +59,13 @@ export function tempRoot(registry: string[] = ['experiments/alpha.ts', 'experime
  * Starting a thread costs about 40 ms of CPU, and the suite's fixture builds started about 150.
  * A thread still runs one job at a time, imports the bundle of the build it runs (each root has
  * its own), and is replaced when a job is aborted (a timeout, a stop); piscina lets idle threads
- * go after a second and never holds the process open for them. A pool that failed is dropped, so
- * the next build starts a fresh one. The command line (`run`) starts its own pool, as always.
+ * go after a second and never holds the process open for them. A pool that a job failed on is
+ * dropped, so a build after a failure never inherits its state. The command line (`run`) starts its own pool, as always.
  */
 const pools = new Map<number, WorkerPool>();
 function keptPool(threads: number): JobRunner {
-  let pool = pools.get(threads);
-  if (!pool) pools.set(threads, (pool = new WorkerPool(threads)));
-  const kept = pool;
+  const kept = pools.get(threads) ?? new WorkerPool(threads);
+  pools.set(threads, kept);
   return {
     async run(task, opts) {
       try {
