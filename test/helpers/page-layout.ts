@@ -96,12 +96,30 @@ export async function axeViolations(p: Page, figures?: string): Promise<string[]
     await p.evaluate(() => (window as unknown as { axe: { configure(o: object): void } }).axe.configure({ noHtml: true }));
   }
   return p.evaluate(async (figures) => {
-    // A site figure holds a drawing for wide screens and one for phones (src/components/Figure.astro),
-    // and CSS shows one of them: the one this width hides is checked at the width that shows it.
-    // axe skips hidden marks anyway, but walking the thousands of them first is about a fifth of a
-    // run on the article page.
-    const unshown = figures ? [...document.querySelectorAll(`${figures} .fig-wide, ${figures} .fig-narrow`)].filter((d) => d.getClientRects().length === 0) : [];
-    const r = await (window as unknown as { axe: { run(ctx: Document | { exclude: Element[] }, o: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(unshown.length ? { exclude: unshown } : document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.help}) ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    // A figure holds a drawing for wide screens and one for phones (src/components/Figure.astro, and
+    // the audit report's src/audit/html.ts), and CSS shows one of them: the one this width hides is
+    // checked at the width that shows it. It is set aside during the run, its place held by an empty
+    // copy of its box (same classes, so the page's CSS and layout are unchanged): axe would skip its
+    // hidden marks anyway, but its rules that weigh every element of the page (colour contrast,
+    // target size, links in text) cost about a third more on the article page with them there.
+    const drawings = figures ? [...document.querySelectorAll(`${figures} :is(.fig-wide, .fig-narrow, .audit-fig-wide, .audit-fig-narrow)`)] : [];
+    const unshown = drawings.filter((d) => d.getClientRects().length === 0);
+    // What setting a drawing aside could hide from axe's view of the rest of the page is an id the
+    // drawing shares with another element: ids are checked on the whole page first.
+    const ids = new Map<string, number>();
+    for (const e of document.querySelectorAll('[id]')) ids.set(e.id, (ids.get(e.id) ?? 0) + 1);
+    const twice = [...ids].filter(([, n]) => n > 1).map(([id]) => `#${id}`);
+    const lines = unshown.length && twice.length ? [`duplicate-id (ids must be unique, the hidden drawings' included) ×${twice.length}: ${twice.slice(0, 3).join(' | ')}`] : [];
+    const holders = unshown.map((d) => {
+      const h = d.cloneNode(false) as Element;
+      d.replaceWith(h);
+      return [h, d] as const;
+    });
+    try {
+      const r = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] });
+      return [...lines, ...r.violations.map((v) => `${v.id} (${v.help}) ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)];
+    } finally {
+      for (const [h, d] of holders) h.replaceWith(d);
+    }
   }, figures);
 }
