@@ -3,16 +3,16 @@
  * names, and its per-request SQLite database, all built from the writer's
  * source (test/helpers/evalscope-fixtures.ts states the provenance).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importResult } from '../src/importers/index.ts';
 import { importResultFile } from '../src/importers/load.ts';
 import { evalscopeDb, evalscopePercentiles, evalscopeSummary, latencyOf, REQUESTS } from './helpers/evalscope-fixtures.ts';
 import { runCli } from './helpers/cli.ts';
+import { scratchDir } from './helpers/scratch.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'sw-evalscope-'));
+const dir = scratchDir('sw-evalscope-');
 const file = (name: string, data: string | Uint8Array) => {
   const p = join(dir, name);
   writeFileSync(p, data);

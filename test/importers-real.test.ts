@@ -12,6 +12,7 @@ import { importResultFile } from '../src/importers/load.ts';
 import { runCli } from './helpers/cli.ts';
 import { LLMPERF_BOS, llmperfOutputTokens } from '../src/tools/llmperf/definitions.ts';
 import type { RequestRecord } from '../src/tools/base/records.ts';
+import { scratchDir } from './helpers/scratch.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 if (!existsSync(REAL)) {
@@ -115,9 +116,8 @@ describe('SGLang', () => {
   });
   it('several runs in one file: listed side by side, or one picked with --entry', async () => {
     const line = readFileSync(real('tonyli-agg_n50_in128_out64_c8.jsonl'), 'utf8').trim();
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const p = join(mkdtempSync(join(tmpdir(), 'sw-sglang-')), 'runs.jsonl');
+    const { writeFileSync } = await import('node:fs');
+    const p = join(scratchDir('sw-sglang-'), 'runs.jsonl');
     writeFileSync(p, `${line}\n${line.replace('"max_concurrency": 8', '"max_concurrency": 16')}\n`);
     const all = await metricsJson(p);
     expect(all.runs!.map((r) => r.label)).toEqual([expect.stringMatching(/rate inf, max concurrency 8/), expect.stringMatching(/max concurrency 16/)]);
@@ -224,9 +224,8 @@ describe('formats read since the second set of files', () => {
     const flat = JSON.parse(readFileSync(real('ajith-kimik25-b200-conc1-agentic.json'), 'utf8')) as Record<string, unknown>;
     const latency = Object.fromEntries(Object.entries(flat).filter(([k]) => /_(ttft|tpot|itl|e2el|intvty)$/.test(k)));
     const rest = Object.fromEntries(Object.entries(flat).filter(([k]) => !(k in latency)));
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const p = join(mkdtempSync(join(tmpdir(), 'sw-infx-')), 'nested.json');
+    const { writeFileSync } = await import('node:fs');
+    const p = join(scratchDir('sw-infx-'), 'nested.json');
     // tput_per_gpu nested too, so only the nested statistics can tell the format
     const { tput_per_gpu: tpg, ...top } = rest;
     writeFileSync(p, JSON.stringify({ ...top, request_metrics: { latency, throughput: { tput_per_gpu: tpg } } }));

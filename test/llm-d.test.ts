@@ -5,8 +5,7 @@
  * recomputation, which passes the same rules, reads back, and is written
  * atomically, never over anything but a regular file.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -14,6 +13,7 @@ import { importResult } from '../src/importers/index.ts';
 import { importResultFile } from '../src/importers/load.ts';
 import { brProblem } from '../src/tools/llm-d/schema.ts';
 import { runCli } from './helpers/cli.ts';
+import { scratchDir } from './helpers/scratch.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 if (!existsSync(REAL)) throw new Error(`${REAL} is missing: the real result files live beside the repository (../shared/real-results/)`);
@@ -22,7 +22,7 @@ const lifecycle = join(REAL, 'llm-d', 'llm-d-benchmark-fixture_inference_perf_li
 const perRequest = join(REAL, 'inference-perf', 'pr705-corpus-clean-two-stage_per_request_lifecycle_metrics.json');
 const vllmNoStarts = join(REAL, 'vllm', 'lambdalabs-llama3-8b-h100-len2048.json');
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'sw-brv021-'));
+const tmp = () => scratchDir('sw-brv021-');
 const exampleDoc = () => parse(readFileSync(example, 'utf8'));
 
 describe('reading a benchmark report', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli.ts';
 import { defaultServerConfig, fixedLengths, simulate } from '../src/sim/index.ts';
@@ -9,6 +8,7 @@ import { metricsReport } from '../src/metrics/report.ts';
 import { importResult, toVllmResult } from '../src/importers/index.ts';
 import { loadMetricsInput } from '../src/importers/load.ts';
 import { markUnsupported } from '../src/importers/metrics-input.ts';
+import { scratchDir } from './helpers/scratch.ts';
 
 const FIX = 'test/fixtures/results';
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
@@ -47,7 +47,7 @@ describe('stopwatches metrics on real tools’ result files', () => {
   });
   it('GenAI-Perf profile_export_genai_perf.json (json_exporter.py: AIPerf’s metric objects, GenAI-Perf’s config) is named GenAI-Perf', async () => {
     const doc = { request_latency: { unit: 'ms', avg: 91.2, p99: 149.0, p50: 92.6 }, request_throughput: { unit: 'requests/sec', avg: 10.95 }, time_to_first_token: { unit: 'ms', avg: 5.96 }, input_config: { model_names: ['gpt2'], perf_analyzer: {}, endpoint: {}, input: {}, output: {}, tokenizer: {}, subcommand: 'profile' } };
-    const p = join(mkdtempSync(join(tmpdir(), 'sw-gp-')), 'profile_export_genai_perf.json');
+    const p = join(scratchDir('sw-gp-'), 'profile_export_genai_perf.json');
     writeFileSync(p, JSON.stringify(doc));
     const r = await cli(['metrics', p, '--json']);
     expect(r.code, r.err).toBe(0);
@@ -102,7 +102,7 @@ describe('stopwatches metrics on real tools’ result files', () => {
   it('a vLLM file written from a simulated run gives the simulator’s own numbers', async () => {
     const r = simulate(defaultServerConfig(), { isl: fixedLengths(96, 512), osl: fixedLengths(96, 64) }, { kind: 'closed', slots: 16 }, { recordTokens: true });
     const run = fromSimResult(r, { client: { kind: 'closed', slots: 16 } });
-    const dir = mkdtempSync(join(tmpdir(), 'sw-roundtrip-'));
+    const dir = scratchDir('sw-roundtrip-');
     const path = join(dir, 'vllm.json');
     writeFileSync(path, JSON.stringify(toVllmResult(run)));
     const input = await loadMetricsInput(path, {});
@@ -142,7 +142,7 @@ describe('a simulator result of a burst with no cap', () => {
 });
 
 describe('stopwatches metrics under bad input and options', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sw-metrics-bad-'));
+  const dir = scratchDir('sw-metrics-bad-');
   const write = (name: string, body: string): string => {
     const p = join(dir, name);
     writeFileSync(p, body);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { BenchmarkRun, RequestRecord } from '../src/tools/base/records.ts';
 import * as M from '../src/metrics/index.ts';
 import { runCli } from './helpers/cli.ts';
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from './helpers/scratch.ts';
 
 function rec(p: Partial<Omit<RequestRecord, 'chunkTimes'>> & { sendT: number; chunkTimes: number[] }): RequestRecord {
   return {
@@ -229,7 +229,7 @@ describe('Table 1, Table 2, registry', () => {
 });
 
 describe('stopwatches metrics (CLI)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sw-metrics-'));
+  const dir = scratchDir('sw-metrics-');
   const write = (name: string, body: string) => {
     const p = join(dir, name);
     writeFileSync(p, body);

@@ -2,12 +2,12 @@
  * `stopwatches simulate`: a golden case through the CLI gives the expected result; every
  * bad input gives exit status 2, one line naming the file and the field, and no output file.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli.ts';
+import { scratchDir } from './helpers/scratch.ts';
 
 const golden = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/golden');
 const load = (name: string) => JSON.parse(readFileSync(join(golden, name), 'utf8'));
@@ -17,7 +17,7 @@ let stderr: string;
 let stdout: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
+  dir = scratchDir('sim-cli-');
   stderr = '';
   stdout = '';
   vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((stderr += String(s)), true));

@@ -9,13 +9,13 @@
  * that name. Times are compared in SI: the writer's ms must come back as s
  * with the number as written kept beside it.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { evalscopeDb, evalscopePercentiles, evalscopeSummary } from './helpers/evalscope-fixtures.ts';
 import { runCli } from './helpers/cli.ts';
+import { scratchDir } from './helpers/scratch.ts';
 
 const REAL = join(import.meta.dirname, '..', '..', 'shared', 'real-results');
 if (!existsSync(REAL)) throw new Error(`${REAL} is missing: the real result files live beside the repository (../shared/real-results/)`);
@@ -94,7 +94,7 @@ describe('every reported value of the new formats carries its writer’s unit', 
   });
 
   it('evalscope: each value in the unit its key names, in every file kind and both vintages', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sw-units-'));
+    const dir = scratchDir('sw-units-');
     const BRACKET: Record<string, string> = { s: 's', ms: 's', 'req/s': '1/s', 'tok/s': 'tokens/s', '%': '%' };
     for (const commit of ['fde259d2', '188bf5fb'] as const) {
       for (const [name, doc] of [['benchmark_summary.json', evalscopeSummary(commit)], ['benchmark_percentile.json', evalscopePercentiles(commit)]] as const) {
