@@ -34,8 +34,9 @@ export const REFERENCES: Reference[] = [
   { n: 19, authors: 'Y. Zhong et al.', title: 'DistServe: Disaggregating Prefill and Decoding for Goodput-optimized Large Language Model Serving', where: 'OSDI; arXiv:2401.09670', year: '2024', url: 'https://arxiv.org/abs/2401.09670' },
   { n: 20, authors: 'N. Bronson, A. Aghayev, A. Charapko, T. Zhu', title: 'Metastable Failures in Distributed Systems', where: 'HotOS', year: '2021' },
   { n: 21, authors: 'T. Abramovich et al.', title: 'SPEED-Bench: A Unified and Diverse Benchmark for Speculative Decoding', where: 'arXiv:2604.09557', year: '2026', url: 'https://arxiv.org/abs/2604.09557' },
-  { n: 22, authors: 'H. He, Thinking Machines Lab', title: 'Defeating Nondeterminism in LLM Inference', where: 'blog', year: '2025', url: 'https://thinkingmachines.ai' },
-  { n: 23, authors: 'Y. Ji', title: 'Context Engineering for AI Agents: Lessons from Building Manus', where: 'blog', year: '2025', url: 'https://manus.im' },
+  { n: 22, authors: 'H. He', title: 'Defeating Nondeterminism in LLM Inference', where: 'Thinking Machines Lab blog', year: '2025', url: 'https://thinkingmachines.ai' },
+  // The post's title without its subtitle ("Lessons from Building Manus"), as a short citation.
+  { n: 23, authors: 'Y. Ji (Manus)', title: 'Context Engineering for AI Agents', where: 'blog', year: '2025', url: 'https://manus.im' },
   { n: 24, authors: 'Meta', title: 'Introducing Meta Llama 3', where: 'blog', year: '2024', url: 'https://ai.meta.com' },
   { n: 25, authors: 'llama.cpp', title: 'tools/tokenize and vocabulary test files', where: 'commit f2cc728', year: '2026', url: 'https://github.com/ggml-org/llama.cpp' },
   { n: 26, authors: 'DeepSeek-AI', title: 'DeepSeek-V3 Technical Report', where: 'arXiv:2412.19437', year: '2024', url: 'https://arxiv.org/abs/2412.19437' },
