@@ -3,13 +3,14 @@
  * it prints what the sources print, byte for byte, and it is never run once a
  * file it was built from or a file of its own has changed.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledEntry } from '../bin/bundled.mjs';
 import { buildCliBundle, CLI_BUNDLE_DIR, type CliBundleManifest } from '../src/cli-bundle.ts';
+import { runCli } from './helpers/cli.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const REAL = join(ROOT, '..', 'shared', 'real-results');
@@ -22,17 +23,29 @@ function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('the bundled command line', () => {
-  it('prints what the sources print (metrics --json, audit, a file that is not there)', () => {
+  it('prints what the sources print (metrics --json, audit, a file that is not there)', async () => {
     // the largest vLLM file of the real ones (per-request data), a CSV fixture, and a file that is not there
     // (`run` from the bundle: test/diff-loop.test.ts, whose workflow steps start the command line)
     const vllm = readdirSync(join(REAL, 'vllm')).map((f) => join(REAL, 'vllm', f)).sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b))[0]!;
     const csv = join(ROOT, 'test', 'fixtures', 'results', 'aiperf-oct2025_profile_export_aiperf.csv');
     const runs = [['metrics', vllm, '--json'], ['audit', csv], ['metrics', join(scratch, 'no-such-file.json')]];
-    // the sources first: a start through them builds the bundle when there is none
-    const sources = runs.map((args) => cli(args, { STOPWATCHES_NO_BUNDLE: '1' }));
+    // The sources' own `main`, run in this process (test/helpers/cli.ts): what a start through tsx runs,
+    // without its second of start-up per run. A start builds the bundle when there is none.
+    const sources = [];
+    for (const args of runs) {
+      const r = await runCli(args, { cwd: ROOT, env: { NO_COLOR: '1' } });
+      sources.push({ status: r.code, out: r.out, err: r.err });
+    }
     if (!bundledEntry(ROOT)) cli(['metrics', '--help']);
     expect(bundledEntry(ROOT), 'no verified bundle after a start').not.toBeNull();
     runs.forEach((args, k) => expect(cli(args), args.join(' ')).toEqual(sources[k]));
+    // STOPWATCHES_NO_BUNDLE=1 starts the sources (through tsx) even with a verified bundle there.
+    vi.stubEnv('STOPWATCHES_NO_BUNDLE', '1');
+    try {
+      expect(bundledEntry(ROOT)).toBeNull();
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('is not run once a source it was built from, the compiler settings or one of its own files changed', async () => {
