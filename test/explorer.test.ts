@@ -24,7 +24,7 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './helpers/browser.ts';
+import { ARGS, launchBrowser } from './helpers/browser.ts';
 import { axeViolations } from './helpers/page-layout.ts';
 import { formatValue } from '../src/format/value.ts';
 import { defaultParams, fromQuery, toQuery, type Params } from '../src/explorer/params.ts';
@@ -149,6 +149,7 @@ describe('explorer in a browser', () => {
       run: 'first-wave preset: closed loop, 64 slots, 640 requests, InferenceX 1024/1024 ratio 0.8, seed 1',
       note: 'workerMs = draws + simulator + TTFT statistics inside the worker; roundtripMs = from Run to the result in the page; definitionsMs = the seven per-token definitions, computed after',
       chromium: browser.version(),
+      flags: ARGS,
       ...run,
     };
     mkdirSync(ARTIFACTS, { recursive: true });
