@@ -26,7 +26,7 @@ import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser } from './helpers/browser.ts';
-import { MIN_FIGURE_TEXT, pageLayout, type Layout } from './helpers/page-layout.ts';
+import { MIN_FIGURE_TEXT, pageLayout, preloadAxe, type Layout } from './helpers/page-layout.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
@@ -115,6 +115,7 @@ describe.skipIf(!built)('site in a browser', () => {
   /** A new page that records, on its current visit, console errors, failed or 4xx/5xx requests and requests to other origins (which are blocked). */
   async function newTab(options: BrowserContextOptions): Promise<Tab> {
     const p = await browser.newPage(options);
+    await preloadAxe(p);
     const t: Tab = { page: p, visit: { consoleErrors: [], failed: [], foreign: [] } };
     p.on('console', (m) => { if (m.type() === 'error') t.visit.consoleErrors.push(m.text()); });
     p.on('pageerror', (e) => t.visit.consoleErrors.push(String(e)));

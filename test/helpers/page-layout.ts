@@ -9,8 +9,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
-/** axe-core's browser build, injected into each page (the version is pinned in package.json). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/**
+ * axe-core's browser build (the version is pinned in package.json), set up to keep no HTML snippet
+ * of the nodes it checked, which the lines never show (about a tenth of a run on the article page,
+ * most of whose nodes pass).
+ */
+const AXE_SET_UP = `${readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')};\naxe.configure({ noHtml: true });\n`;
 /** Smallest figure text a phone may show, in CSS pixels. */
 export const MIN_FIGURE_TEXT = 11;
 
@@ -78,6 +82,15 @@ function measureLayout(figures: string): Omit<Layout, 'width' | 'axe'> {
   return { overlaps, widening, figureText };
 }
 
+/**
+ * Puts axe-core into every page `p` loads from now on, before the page's own scripts run: for a
+ * page that is navigated from one site page to the next and checked on each, one transfer of its
+ * half a megabyte of code to the browser instead of one per load. axe-core only defines `axe`.
+ */
+export function preloadAxe(p: Page): Promise<void> {
+  return p.addInitScript({ content: AXE_SET_UP });
+}
+
 /** The layout checks and axe-core on an open page at `width`; `figures` selects the page's figures (each an SVG inside). */
 export async function pageLayout(p: Page, width: number, figures: string): Promise<Layout> {
   const m = await p.evaluate(measureLayout, figures);
@@ -89,12 +102,7 @@ export async function pageLayout(p: Page, width: number, figures: string): Promi
  * `figures`, when given, selects figures whose drawing for the other width is hidden by CSS.
  */
 export async function axeViolations(p: Page, figures?: string): Promise<string[]> {
-  // noHtml: axe keeps no HTML snippet of the nodes it checked, which the lines never show
-  // (about a tenth of a run on the article page, most of whose nodes pass).
-  if (!(await p.evaluate(() => 'axe' in window))) {
-    await p.addScriptTag({ content: AXE });
-    await p.evaluate(() => (window as unknown as { axe: { configure(o: object): void } }).axe.configure({ noHtml: true }));
-  }
+  if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ content: AXE_SET_UP });
   return p.evaluate(async (figures) => {
     // A figure holds a drawing for wide screens and one for phones (src/components/Figure.astro, and
     // the audit report's src/audit/html.ts), and CSS shows one of them: the one this width hides is
