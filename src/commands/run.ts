@@ -106,11 +106,11 @@ export async function runCommand(flags: RunFlags, root: string): Promise<void> {
         `(${ran} job${ran === 1 ? '' : 's'} run) in ${formatDuration(performance.now() - t0)}`,
     );
   } catch (err) {
-    const { JobError } = await import('../pipeline/pool.ts');
+    const { JobError, WORKER_FILE } = await import('../pipeline/pool.ts');
     if (!(err instanceof JobError)) throw err;
     reporter.close();
     // A job's own bug: its message and where in the experiment it happened, not the runner's stack.
-    const frames = (err.workerStack ?? '').split('\n').filter((l) => /^\s+at /.test(l) && !l.includes('worker.mjs') && !l.includes('piscina'));
+    const frames = (err.workerStack ?? '').split('\n').filter((l) => /^\s+at /.test(l) && !l.includes(WORKER_FILE) && !l.includes('piscina'));
     process.stderr.write(`stopwatches: ${err.message}\n${frames.slice(0, 8).join('\n')}${frames.length ? '\n' : ''}`);
     process.exitCode = err.exitCode;
   } finally {

@@ -8,7 +8,8 @@ import { MessageChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 
-const WORKER_FILE = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+/** The file each pool thread loads (its frames are the runner's, not a job's). */
+export const WORKER_FILE = fileURLToPath(new URL('./worker.cjs', import.meta.url));
 
 export interface JobTask {
   bundle: string;

@@ -1,8 +1,14 @@
 // A pool worker: runs one job (one `runJob` call) from an experiment bundle.
 // Plain JavaScript on purpose: the bundle is already JS, so no TypeScript
 // loader runs in workers, and the code that runs is exactly the code hashed.
-import { pathToFileURL } from 'node:url';
-import { performance } from 'node:perf_hooks';
+// CommonJS on purpose: piscina loads a worker file with require(), and Node 20's
+// require() of an ES module can abort the whole process ("FATAL ERROR:
+// v8::Module::IsGraphAsync must be used on an instantiated module", from
+// piscina/dist/worker.js's require), which a test run hit about once in fifteen.
+// The bundle itself is an ES module, loaded with import().
+'use strict';
+const { pathToFileURL } = require('node:url');
+const { performance } = require('node:perf_hooks');
 
 process.setSourceMapsEnabled?.(true);
 
@@ -18,7 +24,7 @@ function deepFreeze(value) {
 }
 
 /** @param {{bundle: string, experiment: string, job: string, params: unknown, seed: number, root: string, port: import('node:worker_threads').MessagePort}} task */
-export default async function runTask(task) {
+module.exports = async function runTask(task) {
   const { bundle, experiment, job, params, seed, root, port } = task;
   port.postMessage({ start: true });
   try {
@@ -44,4 +50,4 @@ export default async function runTask(task) {
   } finally {
     port.close();
   }
-}
+};
