@@ -31,7 +31,7 @@ describe('the bundled command line', () => {
     const runs = [['metrics', vllm, '--json'], ['audit', csv], ['metrics', join(scratch, 'no-such-file.json')]];
     // The sources' own `main`, run in this process (test/helpers/cli.ts): what a start through tsx runs,
     // without its second of start-up per run. A start builds the bundle when there is none.
-    const sources = [];
+    const sources: ReturnType<typeof cli>[] = [];
     for (const args of runs) {
       const r = await runCli(args, { cwd: ROOT, env: { NO_COLOR: '1' } });
       sources.push({ status: r.code, out: r.out, err: r.err });

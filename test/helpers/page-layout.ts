@@ -87,8 +87,8 @@ function measureLayout(figures: string): Omit<Layout, 'width' | 'axe'> {
  * page that is navigated from one site page to the next and checked on each, one transfer of its
  * half a megabyte of code to the browser instead of one per load. axe-core only defines `axe`.
  */
-export function preloadAxe(p: Page): Promise<void> {
-  return p.addInitScript({ content: AXE_SET_UP });
+export async function preloadAxe(p: Page): Promise<void> {
+  await p.addInitScript({ content: AXE_SET_UP });
 }
 
 /** The layout checks and axe-core on an open page at `width`; `figures` selects the page's figures (each an SVG inside). */
